@@ -1,0 +1,38 @@
+import {
+  PROTOCOL_VERSION,
+  type AgentCapabilities,
+  type Implementation,
+  type InitializeRequest,
+  type InitializeResponse,
+} from "@agentclientprotocol/sdk";
+import { MCP_CAPABILITIES } from "../session/mcp-servers.js";
+import { PROMPT_CAPABILITIES } from "../session/prompt.js";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../version.js";
+
+export const AGENT_INFO: Implementation = {
+  name: PACKAGE_NAME,
+  title: "Claude Code",
+  version: PACKAGE_VERSION,
+};
+
+/** Only what this agent really supports; each entry is proven by a test. */
+export const AGENT_CAPABILITIES: AgentCapabilities = {
+  loadSession: false,
+  promptCapabilities: PROMPT_CAPABILITIES,
+  mcpCapabilities: MCP_CAPABILITIES,
+  sessionCapabilities: {},
+};
+
+/** We speak v1; a client asking for any other version gets our latest, per the spec. */
+export function negotiateProtocolVersion(requested: number): number {
+  return requested === PROTOCOL_VERSION ? requested : PROTOCOL_VERSION;
+}
+
+export function initializeResponse(request: InitializeRequest): InitializeResponse {
+  return {
+    protocolVersion: negotiateProtocolVersion(request.protocolVersion),
+    agentCapabilities: AGENT_CAPABILITIES,
+    authMethods: [],
+    agentInfo: AGENT_INFO,
+  };
+}

@@ -1,0 +1,49 @@
+import { RequestError } from "@agentclientprotocol/sdk";
+import { ClaudeExecutableNotFoundError } from "../claude/executable.js";
+import {
+  AuthRequiredError,
+  ClaudeProcessExitedError,
+  ClaudeTurnError,
+  InvalidParamsError,
+  SessionNotFoundError,
+} from "../errors.js";
+import { log } from "../logger.js";
+
+/** The one place a local error becomes a wire error. Unknown errors are internal. */
+export function toRequestError(error: unknown): RequestError {
+  if (error instanceof RequestError) return error;
+  if (error instanceof InvalidParamsError) {
+    return RequestError.invalidParams(error.data, error.message);
+  }
+  if (error instanceof SessionNotFoundError) {
+    return RequestError.sessionNotFound(error.sessionId);
+  }
+  if (error instanceof AuthRequiredError) {
+    return RequestError.authRequired(undefined, error.message);
+  }
+  if (
+    error instanceof ClaudeTurnError ||
+    error instanceof ClaudeProcessExitedError ||
+    error instanceof ClaudeExecutableNotFoundError
+  ) {
+    return RequestError.internalError("data" in error ? error.data : undefined, error.message);
+  }
+  log.error("unexpected error", error);
+  return RequestError.internalError(
+    undefined,
+    error instanceof Error ? error.message : String(error),
+  );
+}
+
+/** Wraps a handler so whatever it throws reaches the client as a proper JSON-RPC error. */
+export function withRequestErrors<A extends unknown[], R>(
+  handler: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      throw toRequestError(error);
+    }
+  };
+}

@@ -1,0 +1,115 @@
+import {
+  methods,
+  type AgentContext,
+  type AvailableCommand,
+  type ClientCapabilities,
+  type ContentBlock,
+  type PlanEntry,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionConfigOption,
+  type SessionUpdate,
+  type ToolCall,
+  type ToolCallUpdate,
+  type UsageUpdate,
+} from "@agentclientprotocol/sdk";
+
+/** `_meta` of an update, e.g. `{claudeCode: {parentToolUseId}}` for subagent traffic. */
+type Meta = Record<string, unknown>;
+
+/**
+ * Everything a session says to its ACP client, as intention-named senders, so no
+ * renderer builds `{sessionId, update: {sessionUpdate: ...}}` by hand. Sends are
+ * awaited by the turn that owns them: a lost update is an error, not a log line.
+ */
+export class SessionClient {
+  constructor(
+    private readonly client: AgentContext,
+    readonly sessionId: string,
+    readonly capabilities: ClientCapabilities,
+  ) {}
+
+  private update(update: SessionUpdate): Promise<void> {
+    return this.client.notify(methods.client.session.update, {
+      sessionId: this.sessionId,
+      update,
+    });
+  }
+
+  sendAgentContent(content: ContentBlock, messageId?: string, meta?: Meta): Promise<void> {
+    return this.update({
+      sessionUpdate: "agent_message_chunk",
+      content,
+      ...(messageId ? { messageId } : {}),
+      ...(meta ? { _meta: meta } : {}),
+    });
+  }
+
+  sendAgentText(text: string, messageId?: string, meta?: Meta): Promise<void> {
+    return this.sendAgentContent({ type: "text", text }, messageId, meta);
+  }
+
+  sendAgentThought(text: string, messageId?: string, meta?: Meta): Promise<void> {
+    return this.update({
+      sessionUpdate: "agent_thought_chunk",
+      content: { type: "text", text },
+      ...(messageId ? { messageId } : {}),
+      ...(meta ? { _meta: meta } : {}),
+    });
+  }
+
+  sendUserContent(content: ContentBlock, messageId?: string): Promise<void> {
+    return this.update({
+      sessionUpdate: "user_message_chunk",
+      content,
+      ...(messageId ? { messageId } : {}),
+    });
+  }
+
+  sendToolCall(toolCall: ToolCall): Promise<void> {
+    return this.update({ sessionUpdate: "tool_call", ...toolCall });
+  }
+
+  updateToolCall(update: ToolCallUpdate): Promise<void> {
+    return this.update({ sessionUpdate: "tool_call_update", ...update });
+  }
+
+  updatePlan(entries: PlanEntry[], meta?: Meta): Promise<void> {
+    return this.update({ sessionUpdate: "plan", entries, ...(meta ? { _meta: meta } : {}) });
+  }
+
+  updateUsage(usage: UsageUpdate): Promise<void> {
+    return this.update({ sessionUpdate: "usage_update", ...usage });
+  }
+
+  updateAvailableCommands(availableCommands: AvailableCommand[]): Promise<void> {
+    return this.update({ sessionUpdate: "available_commands_update", availableCommands });
+  }
+
+  updateCurrentMode(currentModeId: string): Promise<void> {
+    return this.update({ sessionUpdate: "current_mode_update", currentModeId });
+  }
+
+  updateConfigOptions(configOptions: SessionConfigOption[]): Promise<void> {
+    return this.update({ sessionUpdate: "config_option_update", configOptions });
+  }
+
+  updateSessionInfo(info: { title?: string | null; updatedAt?: string | null }): Promise<void> {
+    return this.update({ sessionUpdate: "session_info_update", ...info });
+  }
+
+  /**
+   * Asks the user. The signal is forwarded as `$/cancel_request` and also stops our
+   * waiting at once, so a client that ignores cancellation cannot hold a tool call.
+   */
+  requestPermission(
+    params: Omit<RequestPermissionRequest, "sessionId">,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
+    return this.client.request(
+      methods.client.session.requestPermission,
+      { sessionId: this.sessionId, ...params },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    );
+  }
+}

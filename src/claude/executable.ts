@@ -1,0 +1,58 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+/** Raised when no Claude Code binary can be found; its message says what to install. */
+export class ClaudeExecutableNotFoundError extends Error {
+  override readonly name = "ClaudeExecutableNotFoundError";
+}
+
+const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
+
+/** The SDK ships the real `claude` binary in one optional package per platform. */
+export function platformPackageName(
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+  musl: boolean = isMusl(),
+): string {
+  const os = platform === "win32" ? "win32" : platform;
+  return `${SDK_PACKAGE}-${os}-${arch}${platform === "linux" && musl ? "-musl" : ""}`;
+}
+
+function isMusl(): boolean {
+  if (process.platform !== "linux") return false;
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } };
+  return !report?.header?.glibcVersionRuntime;
+}
+
+/**
+ * Resolves the Claude Code executable: `CLAUDE_CODE_EXECUTABLE` wins, else the binary
+ * of the SDK's platform package, resolved from where the SDK itself is installed.
+ */
+export function resolveClaudeExecutable(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env.CLAUDE_CODE_EXECUTABLE?.trim();
+  if (override) {
+    if (!existsSync(override)) {
+      throw new ClaudeExecutableNotFoundError(
+        `CLAUDE_CODE_EXECUTABLE points at ${override}, which does not exist.`,
+      );
+    }
+    return override;
+  }
+  const pkg = platformPackageName();
+  const binary = process.platform === "win32" ? "claude.exe" : "claude";
+  try {
+    const require = createRequire(import.meta.url);
+    const sdkEntry = require.resolve(SDK_PACKAGE);
+    const fromSdk = createRequire(sdkEntry);
+    const path = join(dirname(fromSdk.resolve(`${pkg}/package.json`)), binary);
+    if (existsSync(path)) return path;
+  } catch {
+    // fall through to the explanation below
+  }
+  throw new ClaudeExecutableNotFoundError(
+    `Claude Code was not found: install ${pkg} (it comes with ${SDK_PACKAGE} when optional ` +
+      `dependencies are installed: run \`npm install\` without --omit=optional), or set ` +
+      `CLAUDE_CODE_EXECUTABLE to the path of a claude binary.`,
+  );
+}

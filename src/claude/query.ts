@@ -1,0 +1,56 @@
+import type {
+  CanUseTool,
+  EffortLevel,
+  McpServerConfig,
+  ModelInfo,
+  PermissionMode,
+  SDKMessage,
+  SDKUserMessage,
+  SlashCommand,
+} from "./types.js";
+
+/**
+ * The narrow edge between a session and one private Claude Code process. The SDK
+ * adapter (sdk-query.ts) is the production implementation; tests script fakes.
+ */
+export interface ClaudeQuery {
+  /** Everything Claude Code emits, in order. One consumer. Ends when the process ends. */
+  readonly messages: AsyncIterable<SDKMessage>;
+  /** Streams one user message into the conversation. */
+  send(message: SDKUserMessage): void;
+  /** Stops the running turn; Claude Code answers with a `result` message. */
+  interrupt(): Promise<void>;
+  setPermissionMode(mode: PermissionMode): Promise<void>;
+  setModel(model: string | undefined): Promise<void>;
+  /** What Claude Code reported at start-up: commands, models, account. */
+  initialization(): Promise<ClaudeInitialization>;
+  /** Ends the process and frees its resources. Safe to call twice. */
+  close(): void;
+}
+
+export interface ClaudeInitialization {
+  commands: SlashCommand[];
+  models: ModelInfo[];
+}
+
+export interface ClaudeQueryOptions {
+  /** Absolute working directory of the session. */
+  cwd: string;
+  /** Start a new Claude session with this id. */
+  sessionId?: string;
+  /** Continue the Claude session with this id from its transcript. */
+  resume?: string;
+  additionalDirectories?: string[];
+  mcpServers?: Record<string, McpServerConfig>;
+  permissionMode?: PermissionMode;
+  model?: string;
+  effort?: EffortLevel;
+  disallowedTools?: string[];
+  canUseTool: CanUseTool;
+  /** Path of the Claude Code binary (see executable.ts). */
+  executable: string;
+  /** Full environment of the Claude Code process. */
+  env: Record<string, string | undefined>;
+}
+
+export type StartClaudeQuery = (options: ClaudeQueryOptions) => ClaudeQuery;

@@ -1,0 +1,31 @@
+/**
+ * The Claude Agent SDK types the rest of the adapter works with. Only src/claude/
+ * imports the SDK; everything else takes its Claude types from here.
+ */
+export type {
+  CanUseTool,
+  EffortLevel,
+  McpServerConfig,
+  ModelInfo,
+  PermissionMode,
+  PermissionResult,
+  PermissionUpdate,
+  PermissionRuleValue,
+  PermissionUpdateDestination,
+  SDKAssistantMessage,
+  SDKMessage,
+  SDKPartialAssistantMessage,
+  SDKResultMessage,
+  SDKSystemMessage,
+  SDKUserMessage,
+  SlashCommand,
+} from "@anthropic-ai/claude-agent-sdk";
+
+import type { CanUseTool, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+
+/** The third argument of `canUseTool`: what Claude Code tells us about one permission ask. */
+export type CanUseToolContext = Parameters<CanUseTool>[2];
+
+/** One user message's content as the Messages API takes it. */
+export type UserContent = Exclude<SDKUserMessage["message"]["content"], string>;
+export type UserContentBlock = UserContent[number];

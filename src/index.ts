@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+import { Readable, Writable } from "node:stream";
+import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { createAgent } from "./agent.js";
+import { resolveClaudeExecutable } from "./claude/executable.js";
+import { startSdkQuery } from "./claude/sdk-query.js";
+import { log } from "./logger.js";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
+
+const HELP = `${PACKAGE_NAME} ${PACKAGE_VERSION}
+Serves Claude Code to any ACP (Agent Client Protocol) client over stdio.
+
+Usage: claude-agent-acp [--help] [--version]
+
+Speaks ACP v1 as newline-delimited JSON-RPC on stdin/stdout; logs go to stderr.
+Start it from an ACP client such as Zed (see README.md).
+
+Environment:
+  ANTHROPIC_API_KEY        API key for Claude Code (or log in with Claude Code)
+  ANTHROPIC_BASE_URL       Anthropic API endpoint (default: Anthropic's)
+  CLAUDE_CODE_EXECUTABLE   path of the claude binary (default: the one the SDK ships)
+  CLAUDE_CONFIG_DIR        Claude Code's configuration directory (default: ~/.claude)
+  CLAUDE_AGENT_ACP_LOG     log level on stderr: error | warn | info | debug (default: info)
+`;
+
+function main(argv: readonly string[]): void {
+  for (const arg of argv) {
+    if (arg === "--help" || arg === "-h") {
+      process.stdout.write(HELP);
+      return;
+    }
+    if (arg === "--version" || arg === "-v") {
+      process.stdout.write(`${PACKAGE_VERSION}\n`);
+      return;
+    }
+    process.stderr.write(`Unknown argument: ${arg}\n\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+
+  const app = createAgent({
+    startQuery: startSdkQuery,
+    resolveExecutable: () => resolveClaudeExecutable(process.env),
+    env: process.env,
+  });
+  const stream = ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  log.info(`${PACKAGE_NAME} ${PACKAGE_VERSION} ready on stdio`);
+  const shutdown = (): void => connection.close();
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+  void connection.closed.then(() => {
+    // The client is gone: children were closed with the sessions; leave promptly.
+    setTimeout(() => process.exit(0), 200).unref();
+  });
+}
+
+main(process.argv.slice(2));

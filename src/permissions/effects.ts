@@ -1,0 +1,49 @@
+import type { PermissionResult, PermissionUpdate } from "../claude/types.js";
+import type { ToolInput } from "../tools/index.js";
+import type { PermissionEffect } from "./choices.js";
+import { TOOL_USE_ABORTED, USER_REJECTED, userRejectedWithFeedback } from "./messages.js";
+
+/** Every way an ask can end without approval: Claude's tool use is aborted. */
+export function abortedResult(): PermissionResult {
+  return { behavior: "deny", message: TOOL_USE_ABORTED, interrupt: true };
+}
+
+export function deniedResult(message: string): PermissionResult {
+  return { behavior: "deny", message };
+}
+
+/** The SDK result of a selected option; a durable effect is the snapshot it was labelled with. */
+export function resultOfEffect(
+  effect: PermissionEffect,
+  input: ToolInput,
+  feedback?: string,
+): PermissionResult {
+  switch (effect.type) {
+    case "allowOnce":
+      return { behavior: "allow", updatedInput: input, decisionClassification: "user_temporary" };
+    case "allowWithUpdates":
+      return {
+        behavior: "allow",
+        updatedInput: input,
+        updatedPermissions: structuredClone(effect.updates) as PermissionUpdate[],
+        decisionClassification: "user_permanent",
+      };
+    case "exitPlan":
+      return {
+        behavior: "allow",
+        updatedInput: input,
+        updatedPermissions: [{ type: "setMode", mode: effect.mode, destination: "session" }],
+        decisionClassification: "user_temporary",
+      };
+    case "reject":
+      return {
+        behavior: "deny",
+        message: feedback ? userRejectedWithFeedback(feedback) : USER_REJECTED,
+        decisionClassification: "user_reject",
+      };
+    default: {
+      const unknown: never = effect;
+      throw new Error(`unknown permission effect ${JSON.stringify(unknown)}`);
+    }
+  }
+}

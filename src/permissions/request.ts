@@ -1,0 +1,130 @@
+import type { SessionClient } from "../acp/session-client.js";
+import type { CanUseTool, CanUseToolContext, PermissionResult } from "../claude/types.js";
+import { log } from "../logger.js";
+import type { ToolCallTracker, TrackedToolCall } from "../session/tool-calls.js";
+import type { ToolContext, ToolInput } from "../tools/index.js";
+import { toolCallFromToolUse } from "../tools/tool-call.js";
+import {
+  persistentChoicesAllowed,
+  type PermissionAsk,
+  type PermissionEffect,
+  type PlanContext,
+} from "./choices.js";
+import { abortedResult, deniedResult, resultOfEffect } from "./effects.js";
+import { CLIENT_FAILED, UNKNOWN_OPTION } from "./messages.js";
+import { buildChoices } from "./options/index.js";
+import { presentation, requestToolCall } from "./presentation.js";
+import { parseClientAnswer } from "./response.js";
+import { snapshotSuggestions } from "./suggestions.js";
+
+export interface PermissionGateDeps {
+  client: SessionClient;
+  tools: ToolCallTracker;
+  context: ToolContext;
+  homeDir: string;
+  /** Aborted when the running turn is cancelled or the session closes. */
+  turnSignal: () => AbortSignal | undefined;
+  workingDirectories: () => readonly string[];
+  planContext: () => PlanContext;
+  /**
+   * Lets the session act on a validated selection (a mode switch, a plan handoff).
+   * A result it returns replaces the default one.
+   */
+  onSelected?: (
+    effect: PermissionEffect,
+    toolUse: { id: string; name: string; input: ToolInput },
+  ) => Promise<PermissionResult | undefined>;
+}
+
+/**
+ * The permission callback Claude Code calls before a tool runs. It follows the
+ * lifecycle of permission-extension.md ("Request lifecycle"), steps 1-7 below.
+ */
+export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
+  return async (toolName: string, input: ToolInput, sdk: CanUseToolContext) => {
+    const turnSignal = deps.turnSignal();
+    const signal = turnSignal ? AbortSignal.any([sdk.signal, turnSignal]) : sdk.signal;
+
+    // 1. An ask whose tool call is already aborted stops here.
+    if (signal.aborted) return abortedResult();
+
+    // 2. The client hears of the tool call before it is asked about it. A subagent's
+    // tool use is known from the stream, which carries its parent.
+    const parentToolUseId = deps.tools.get(sdk.toolUseID)?.parentToolUseId ?? null;
+    const toolUse = { id: sdk.toolUseID, name: toolName, input, parentToolUseId };
+    const call = deps.tools.upsert(toolUse.id, toolName, input, parentToolUseId);
+    const toolCall = toolCallFromToolUse(toolUse, deps.context);
+    try {
+      await deps.tools.ensureAnnounced(
+        call,
+        () => toolCall,
+        (announcement) => deps.client.sendToolCall(announcement),
+      );
+    } catch (error) {
+      if (signal.aborted) return abortedResult();
+      log.warn(`could not announce tool call ${toolUse.id}`, error);
+      return deniedResult(CLIENT_FAILED);
+    }
+
+    // 3. Validate and snapshot the suggestions: label and effect come from one copy.
+    const suggestions = snapshotSuggestions(sdk.suggestions);
+
+    // 4. Presentation and ordered options, each paired with its effect.
+    const ask: PermissionAsk = {
+      toolName,
+      input,
+      suggestions,
+      persistentChoicesAllowed: persistentChoicesAllowed(sdk),
+      cwd: deps.context.cwd,
+      homeDir: deps.homeDir,
+      workingDirectories: deps.workingDirectories(),
+      plan: deps.planContext(),
+    };
+    const choices = buildChoices(ask);
+
+    // 5. Send with the tool call's cancellation signal; the client call also stops
+    // waiting on abort, so a client that ignores cancellation cannot hold Claude.
+    let response: unknown;
+    try {
+      response = await deps.client.requestPermission(
+        {
+          toolCall: requestToolCall(toolCall, toolName, input, sdk.blockedPath),
+          options: choices.map((c) => c.option),
+          _meta: { permission: presentation(toolName, toolCall.title, sdk) },
+        },
+        signal,
+      );
+    } catch (error) {
+      if (signal.aborted) return abortedResult();
+      log.warn(`permission request for ${toolUse.id} failed`, error);
+      return deniedResult(CLIENT_FAILED);
+    }
+    if (signal.aborted) return abortedResult();
+
+    // 6. Only an option offered in this exact request counts.
+    const answer = parseClientAnswer(response);
+    if (answer.kind === "cancelled") return abortedResult();
+    const selected =
+      answer.kind === "selected"
+        ? choices.find((c) => c.option.optionId === answer.optionId)
+        : undefined;
+    if (answer.kind !== "selected" || !selected) return deniedResult(UNKNOWN_OPTION);
+
+    // 7. Map the selection to the SDK result.
+    const replaced = await deps.onSelected?.(selected.effect, toolUse);
+    const feedback = selected.effect.type === "reject" ? answer.feedback : undefined;
+    const result = replaced ?? resultOfEffect(selected.effect, input, feedback);
+    if (result.behavior === "allow") await markRunning(deps, call);
+    return result;
+  };
+}
+
+/** The tool is about to run: clients show it as in progress. */
+async function markRunning(deps: PermissionGateDeps, call: TrackedToolCall): Promise<void> {
+  call.status = "in_progress";
+  try {
+    await deps.client.updateToolCall({ toolCallId: call.id, status: "in_progress" });
+  } catch (error) {
+    log.warn(`could not mark tool call ${call.id} in progress`, error);
+  }
+}

@@ -1,0 +1,15 @@
+// Public API of the scripted Anthropic Messages API double.
+export { startScriptedApi } from "./server.js";
+export type { ScriptedApi } from "./server.js";
+export {
+  loadScenarioFile,
+  parseScenario,
+  scenarioJsonSchema,
+  scriptTurnSchema,
+} from "./scenario.js";
+export { lastUserText, systemText, toolResults } from "./recording.js";
+export { classifyRequest } from "./side-requests.js";
+export { defaultSideReply } from "./side-reply.js";
+export { turnToEvents, turnToMessage } from "./sse.js";
+export type { SseEvent, RenderContext } from "./sse.js";
+export type * from "./types.js";

@@ -1,0 +1,56 @@
+import type { StopReason } from "@agentclientprotocol/sdk";
+import type { SDKAssistantMessage, SDKResultMessage } from "../claude/types.js";
+import { AuthRequiredError, ClaudeTurnError } from "../errors.js";
+
+export type TurnOutcome = { stopReason: StopReason } | { error: Error };
+
+export type ClaudeApiError = NonNullable<SDKAssistantMessage["error"]>;
+
+/** API errors that mean the credentials are missing or rejected. */
+const AUTH_ERRORS: ReadonlySet<ClaudeApiError> = new Set<ClaudeApiError>([
+  "authentication_failed",
+  "oauth_org_not_allowed",
+]);
+
+export interface TurnFacts {
+  cancelRequested: boolean;
+  /** The `error` of the turn's last assistant message, when Claude Code reported an API error. */
+  apiError?: ClaudeApiError;
+}
+
+/** How Claude Code's `result` message ends the ACP prompt. */
+export function outcomeOfResult(result: SDKResultMessage, facts: TurnFacts): TurnOutcome {
+  if (facts.cancelRequested) return { stopReason: "cancelled" };
+  switch (result.subtype) {
+    case "success":
+      if (result.is_error) return { error: turnError(result.result, facts.apiError) };
+      return { stopReason: stopReasonOf(result.stop_reason) };
+    case "error_max_turns":
+      return { stopReason: "max_turn_requests" };
+    case "error_max_budget_usd":
+    case "error_during_execution":
+    case "error_max_structured_output_retries":
+      return { error: turnError(result.errors.join("\n") || result.subtype, facts.apiError) };
+    default: {
+      const unknown: never = result;
+      return { error: new ClaudeTurnError(`Unexpected result: ${JSON.stringify(unknown)}`) };
+    }
+  }
+}
+
+function stopReasonOf(reason: string | null): StopReason {
+  switch (reason) {
+    case "max_tokens":
+      return "max_tokens";
+    case "refusal":
+      return "refusal";
+    default:
+      return "end_turn";
+  }
+}
+
+function turnError(message: string, apiError: ClaudeApiError | undefined): Error {
+  const text = message.trim() || "Claude Code ended the turn with an error.";
+  if (apiError && AUTH_ERRORS.has(apiError)) return new AuthRequiredError(text);
+  return new ClaudeTurnError(text, apiError ? { error: apiError } : undefined);
+}

@@ -1,0 +1,242 @@
+import type { SessionClient } from "../acp/session-client.js";
+import type {
+  SDKAssistantMessage,
+  SDKMessage,
+  SDKPartialAssistantMessage,
+  SDKUserMessage,
+} from "../claude/types.js";
+import { log } from "../logger.js";
+import { partialToolInfo, type ToolContext, type ToolInput } from "../tools/index.js";
+import { toolResultUpdate } from "../tools/results.js";
+import { PLAN_TOOLS, planEntriesFromTodos, TaskPlan } from "../tools/todo.js";
+import {
+  claudeCodeMeta,
+  subagentMeta,
+  toolCallFromToolUse,
+  type ToolUse,
+} from "../tools/tool-call.js";
+import type { ToolCallTracker } from "./tool-calls.js";
+
+type StreamEvent = SDKPartialAssistantMessage["event"];
+type AssistantBlock = SDKAssistantMessage["message"]["content"][number];
+
+/** Streamed tool input beyond this size is not re-parsed for title refinements. */
+const PARTIAL_INPUT_REFINE_LIMIT = 16 * 1024;
+
+function isRecord(value: unknown): value is ToolInput {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A tool use whose input is still streaming. */
+interface StreamingToolUse {
+  id: string;
+  name: string;
+  json: string;
+  /** The last refinement sent, to send only changes. */
+  shown: string;
+}
+
+/**
+ * Turns Claude Code's message stream into ACP session updates. Text and thoughts
+ * stream from the partial events as they arrive; complete assistant messages only
+ * fill in what was not streamed and refine tool calls with their final input.
+ */
+export class StreamTranslator {
+  /** API message ids whose text and thinking already went out as deltas. */
+  private readonly streamed = new Set<string>();
+  /** Current API message id per thread (main thread: ""). */
+  private readonly messageIds = new Map<string, string>();
+  /** Tool uses by `${thread}:${blockIndex}` while their input streams. */
+  private readonly streaming = new Map<string, StreamingToolUse>();
+  private readonly tasks = new TaskPlan();
+
+  constructor(
+    private readonly client: SessionClient,
+    private readonly tools: ToolCallTracker,
+    private readonly context: ToolContext,
+  ) {}
+
+  /** Forgets per-turn bookkeeping once a turn has ended. */
+  endTurn(): void {
+    this.streamed.clear();
+    this.messageIds.clear();
+    this.streaming.clear();
+  }
+
+  async handle(message: SDKMessage): Promise<void> {
+    switch (message.type) {
+      case "stream_event":
+        return this.handleStreamEvent(message);
+      case "assistant":
+        return this.handleAssistant(message);
+      case "user":
+        return this.handleUser(message);
+      case "result":
+      case "system":
+      case "tool_progress":
+      case "auth_status":
+      case "tool_use_summary":
+      case "rate_limit_event":
+      case "prompt_suggestion":
+      case "conversation_reset":
+        // The session handles results and the system messages it cares about.
+        return;
+      default: {
+        const unknown: never = message;
+        log.debug("unhandled Claude message", unknown);
+      }
+    }
+  }
+
+  private async handleStreamEvent(message: SDKPartialAssistantMessage): Promise<void> {
+    const parent = message.parent_tool_use_id;
+    const thread = parent ?? "";
+    const event: StreamEvent = message.event;
+    switch (event.type) {
+      case "message_start":
+        this.messageIds.set(thread, event.message.id);
+        return;
+      case "content_block_start": {
+        const block = event.content_block;
+        if (block.type === "tool_use" || block.type === "server_tool_use") {
+          this.streaming.set(`${thread}:${event.index}`, {
+            id: block.id,
+            name: block.name,
+            json: "",
+            shown: "",
+          });
+          await this.announceToolUse({
+            id: block.id,
+            name: block.name,
+            input: {},
+            parentToolUseId: parent,
+          });
+        }
+        return;
+      }
+      case "content_block_delta": {
+        const messageId = this.messageIds.get(thread);
+        const delta = event.delta;
+        const meta = subagentMeta(parent);
+        if (delta.type === "text_delta") {
+          if (messageId) this.streamed.add(messageId);
+          await this.client.sendAgentText(delta.text, messageId, meta);
+        } else if (delta.type === "thinking_delta") {
+          if (messageId) this.streamed.add(messageId);
+          await this.client.sendAgentThought(delta.thinking, messageId, meta);
+        } else if (delta.type === "input_json_delta") {
+          await this.refinePartial(`${thread}:${event.index}`, delta.partial_json);
+        }
+        return;
+      }
+      case "content_block_stop":
+        this.streaming.delete(`${thread}:${event.index}`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** While input streams: a better title, kind and locations — never partial content. */
+  private async refinePartial(key: string, json: string): Promise<void> {
+    const use = this.streaming.get(key);
+    if (!use) return;
+    use.json += json;
+    const call = this.tools.get(use.id);
+    if (!call?.announced || use.json.length > PARTIAL_INPUT_REFINE_LIMIT) return;
+    const info = partialToolInfo(use.name, use.json, this.context);
+    const shown = JSON.stringify(info);
+    if (shown === use.shown) return;
+    use.shown = shown;
+    await this.client.updateToolCall({ toolCallId: use.id, ...info, _meta: claudeCodeMeta(call) });
+  }
+
+  private async handleAssistant(message: SDKAssistantMessage): Promise<void> {
+    const messageId = message.message.id;
+    const alreadyStreamed = this.streamed.has(messageId);
+    for (const block of message.message.content) {
+      await this.handleAssistantBlock(
+        block,
+        messageId,
+        alreadyStreamed,
+        message.parent_tool_use_id,
+      );
+    }
+  }
+
+  private async handleAssistantBlock(
+    block: AssistantBlock,
+    messageId: string,
+    alreadyStreamed: boolean,
+    parentToolUseId: string | null,
+  ): Promise<void> {
+    const meta = subagentMeta(parentToolUseId);
+    switch (block.type) {
+      case "text":
+        if (!alreadyStreamed) await this.client.sendAgentText(block.text, messageId, meta);
+        return;
+      case "thinking":
+        if (!alreadyStreamed) await this.client.sendAgentThought(block.thinking, messageId, meta);
+        return;
+      case "tool_use":
+      case "server_tool_use": {
+        const input = isRecord(block.input) ? block.input : {};
+        await this.refineToolUse({ id: block.id, name: block.name, input, parentToolUseId });
+        if (block.name === "TodoWrite") {
+          await this.client.updatePlan(planEntriesFromTodos(input), meta);
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private async handleUser(message: SDKUserMessage): Promise<void> {
+    const content = message.message.content;
+    if (typeof content === "string") return;
+    for (const block of content) {
+      if (block.type !== "tool_result") continue;
+      const call = this.tools.get(block.tool_use_id);
+      if (!call) continue;
+      if (!block.is_error && PLAN_TOOLS.has(call.name) && call.name !== "TodoWrite") {
+        const entries = this.tasks.applyToolResult(call.name, call.input, message.tool_use_result);
+        if (entries) await this.client.updatePlan(entries, subagentMeta(call.parentToolUseId));
+      }
+      // Plan tools the stream did not show as tool calls get no tool call update.
+      if (!call.announced) continue;
+      const update = toolResultUpdate(call, block, message.tool_use_result);
+      call.status = update.status;
+      await this.client.updateToolCall({ ...update, _meta: claudeCodeMeta(call) });
+    }
+  }
+
+  /** First sight of a tool use: announce it as pending (plan tools become plan updates instead). */
+  async announceToolUse(toolUse: ToolUse): Promise<void> {
+    const call = this.tools.upsert(
+      toolUse.id,
+      toolUse.name,
+      toolUse.input,
+      toolUse.parentToolUseId,
+    );
+    if (PLAN_TOOLS.has(toolUse.name)) return;
+    await this.tools.ensureAnnounced(
+      call,
+      () => toolCallFromToolUse(toolUse, this.context),
+      (toolCall) => this.client.sendToolCall(toolCall),
+    );
+  }
+
+  /** The complete input is known: send the full rendering. */
+  private async refineToolUse(toolUse: ToolUse): Promise<void> {
+    const pending = this.tools.get(toolUse.id)?.announced;
+    if (pending) await pending.catch(() => undefined);
+    if (!this.tools.get(toolUse.id)?.announced) {
+      await this.announceToolUse(toolUse);
+      return;
+    }
+    this.tools.upsert(toolUse.id, toolUse.name, toolUse.input, toolUse.parentToolUseId);
+    const { status: _status, ...full } = toolCallFromToolUse(toolUse, this.context);
+    await this.client.updateToolCall(full);
+  }
+}

@@ -1,0 +1,74 @@
+import type { ToolCall, ToolCallStatus } from "@agentclientprotocol/sdk";
+import type { ToolInput } from "../tools/index.js";
+
+/** What the session remembers of one Claude tool use between its updates. */
+export interface TrackedToolCall {
+  id: string;
+  name: string;
+  input: ToolInput;
+  parentToolUseId: string | null;
+  status: ToolCallStatus;
+  /** Settles once the `tool_call` announcement is on the wire. */
+  announced?: Promise<void>;
+}
+
+/**
+ * The session's tool calls by id. The announcement marker de-duplicates the eager
+ * `tool_call` of a permission ask and the streamed one; a failed announcement drops
+ * its marker so the other path can retry.
+ */
+export class ToolCallTracker {
+  private readonly calls = new Map<string, TrackedToolCall>();
+
+  get(id: string): TrackedToolCall | undefined {
+    return this.calls.get(id);
+  }
+
+  /** Records a tool use (or refreshes its input) and returns its entry. */
+  upsert(
+    id: string,
+    name: string,
+    input: ToolInput,
+    parentToolUseId: string | null,
+  ): TrackedToolCall {
+    const existing = this.calls.get(id);
+    if (existing) {
+      existing.name = name;
+      existing.input = input;
+      existing.parentToolUseId = parentToolUseId ?? existing.parentToolUseId;
+      return existing;
+    }
+    const call: TrackedToolCall = { id, name, input, parentToolUseId, status: "pending" };
+    this.calls.set(id, call);
+    return call;
+  }
+
+  /**
+   * Sends the `tool_call` once. Concurrent callers share one send; if it fails the
+   * marker is removed and the error propagates, so a later caller sends again.
+   */
+  ensureAnnounced(
+    call: TrackedToolCall,
+    build: () => ToolCall,
+    send: (toolCall: ToolCall) => Promise<void>,
+  ): Promise<void> {
+    if (call.announced) return call.announced;
+    const announced = send(build()).catch((error: unknown) => {
+      if (call.announced === announced) call.announced = undefined;
+      throw error;
+    });
+    call.announced = announced;
+    return announced;
+  }
+
+  /** Tool calls that have not reached a final status, oldest first. */
+  open(): TrackedToolCall[] {
+    return [...this.calls.values()].filter(
+      (call) => call.announced && (call.status === "pending" || call.status === "in_progress"),
+    );
+  }
+
+  forget(id: string): void {
+    this.calls.delete(id);
+  }
+}

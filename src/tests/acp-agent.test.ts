@@ -1,0 +1,235 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { methods, RequestError } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { TOOL_USE_ABORTED } from "../permissions/messages.js";
+import { CANCEL_GRACE_MS } from "../session/session.js";
+import { fakeClaude, result, streamedText, toolResult, toolUse } from "./support/fake-claude.js";
+import { connectInProcess } from "./support/in-process.js";
+
+const cwd = mkdtempSync(join(tmpdir(), "acp-agent-test-"));
+let cleanup: Array<() => void> = [];
+afterEach(() => {
+  cleanup.forEach((fn) => fn());
+  cleanup = [];
+});
+
+async function setup(options: Partial<Parameters<typeof connectInProcess>[0]> = {}) {
+  const claude = fakeClaude();
+  const harness = await connectInProcess({ startQuery: claude.startQuery, ...options });
+  cleanup.push(() => harness.close());
+  const sessionId = await harness.newSession(cwd);
+  const query = claude.started.at(-1)!;
+  return { ...harness, claude, query, sessionId };
+}
+
+function rpcError(error: unknown): { code: number; message: string } {
+  expect(error).toBeInstanceOf(RequestError);
+  return error as RequestError;
+}
+
+describe("initialize", () => {
+  it("echoes protocol version 1 and reports agentInfo", async () => {
+    const claude = fakeClaude();
+    const harness = await connectInProcess({ startQuery: claude.startQuery });
+    cleanup.push(() => harness.close());
+    const response = await harness.agent.request(methods.agent.initialize, {
+      protocolVersion: 1,
+      clientCapabilities: {},
+    });
+    expect(response.protocolVersion).toBe(1);
+    expect(response.agentInfo?.name).toBe("claude-agent-acp");
+    expect(response.agentCapabilities?.loadSession).toBe(false);
+  });
+
+  it("answers an unsupported protocol version with its latest version", async () => {
+    const claude = fakeClaude();
+    const harness = await connectInProcess({ startQuery: claude.startQuery });
+    cleanup.push(() => harness.close());
+    const response = await harness.agent.request(methods.agent.initialize, {
+      protocolVersion: 99,
+      clientCapabilities: {},
+    });
+    expect(response.protocolVersion).toBe(1);
+  });
+});
+
+describe("session/new", () => {
+  it("rejects a relative cwd with invalid params", async () => {
+    const { agent } = await setup();
+    const error = await agent
+      .request(methods.agent.session.new, { cwd: "relative/dir", mcpServers: [] })
+      .catch((e: unknown) => e);
+    expect(rpcError(error).code).toBe(-32602);
+  });
+
+  it("rejects a cwd that is not an existing directory with invalid params", async () => {
+    const { agent } = await setup();
+    const error = await agent
+      .request(methods.agent.session.new, { cwd: join(cwd, "missing"), mcpServers: [] })
+      .catch((e: unknown) => e);
+    expect(rpcError(error).code).toBe(-32602);
+  });
+
+  it("starts one private Claude query per session, in the session's cwd", async () => {
+    const { claude, sessionId } = await setup();
+    expect(claude.started).toHaveLength(1);
+    expect(claude.started[0]!.options.cwd).toBe(cwd);
+    expect(claude.started[0]!.options.sessionId).toBe(sessionId);
+  });
+});
+
+describe("session/prompt", () => {
+  it("streams text as agent_message_chunk and ends with end_turn", async () => {
+    const { agent, query, sessionId, updates } = await setup();
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "hello" }],
+    });
+    const sent = await query.waitForSent(1);
+    expect(sent.message.content).toEqual([{ type: "text", text: "hello" }]);
+    query.emit(...streamedText("msg_1", "Hel", "lo"), result());
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
+    const chunks = updates
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === "agent_message_chunk");
+    expect(chunks).toEqual([
+      {
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: "Hel" },
+        messageId: "msg_1",
+      },
+      {
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: "lo" },
+        messageId: "msg_1",
+      },
+    ]);
+  });
+
+  it("answers a prompt for an unknown session with resource not found", async () => {
+    const { agent } = await setup();
+    const error = await agent
+      .request(methods.agent.session.prompt, {
+        sessionId: "nope",
+        prompt: [{ type: "text", text: "x" }],
+      })
+      .catch((e: unknown) => e);
+    expect(rpcError(error).code).toBe(-32002);
+  });
+
+  it("queues a prompt sent while a turn runs and answers both in order", async () => {
+    const { agent, query, sessionId } = await setup();
+    const order: string[] = [];
+    const first = agent
+      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "one" }] })
+      .then(() => order.push("one"));
+    const second = agent
+      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "two" }] })
+      .then(() => order.push("two"));
+    await query.waitForSent(1);
+    // The second prompt is not sent to Claude while the first runs.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(query.sent).toHaveLength(1);
+    query.emit(result());
+    await query.waitForSent(2);
+    expect(query.sent[1]!.message.content).toEqual([{ type: "text", text: "two" }]);
+    query.emit(result());
+    await Promise.all([first, second]);
+    expect(order).toEqual(["one", "two"]);
+  });
+
+  it("ends with an error carrying the message when the process dies, and the next prompt resumes", async () => {
+    const { agent, claude, query, sessionId } = await setup();
+    const prompt = agent
+      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "x" }] })
+      .catch((e: unknown) => e);
+    await query.waitForSent(1);
+    query.end(new Error("Claude Code process exited with code 137"));
+    const error = rpcError(await prompt);
+    expect(error.code).toBe(-32603);
+    expect(error.message).toContain("exited");
+
+    const restarted = claude.nextStart();
+    const next = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "again" }],
+    });
+    const second = await restarted;
+    expect(second.options.resume).toBe(sessionId);
+    await second.waitForSent(1);
+    second.emit(result());
+    expect(await next).toMatchObject({ stopReason: "end_turn" });
+  });
+});
+
+describe("session/cancel", () => {
+  it("interrupts Claude and answers the prompt cancelled", async () => {
+    const { agent, query, sessionId } = await setup();
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await query.waitForSent(1);
+    await agent.notify(methods.agent.session.cancel, { sessionId });
+    expect(await prompt).toMatchObject({ stopReason: "cancelled" });
+    expect(query.interrupts).toBe(1);
+  });
+
+  it("answers cancelled within the grace time even if Claude never stops", async () => {
+    const { agent, query, sessionId } = await setup();
+    query.onInterrupt = () => undefined;
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await query.waitForSent(1);
+    const started = Date.now();
+    await agent.notify(methods.agent.session.cancel, { sessionId });
+    expect(await prompt).toMatchObject({ stopReason: "cancelled" });
+    expect(Date.now() - started).toBeLessThan(CANCEL_GRACE_MS + 500);
+  });
+});
+
+describe("permissions", () => {
+  it("announces the tool call before asking, then allows once", async () => {
+    const { agent, query, sessionId, events } = await setup({
+      onPermission: () => ({ outcome: { outcome: "selected", optionId: "allow-once" } }),
+    });
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await query.waitForSent(1);
+    const decision = await query.canUseTool(
+      "Bash",
+      { command: "npm test" },
+      { toolUseID: "toolu_1" },
+    );
+    expect(decision).toMatchObject({ behavior: "allow", updatedInput: { command: "npm test" } });
+    const kinds = events.map((e) =>
+      e.kind === "update" ? e.update.update.sessionUpdate : "request_permission",
+    );
+    expect(kinds.indexOf("tool_call")).toBeLessThan(kinds.indexOf("request_permission"));
+    query.emit(
+      toolUse("toolu_1", "Bash", { command: "npm test" }),
+      toolResult("toolu_1", "ok"),
+      result(),
+    );
+    await prompt;
+  });
+
+  it("a cancelled outcome aborts the tool use", async () => {
+    const { query, sessionId, agent } = await setup({
+      onPermission: () => ({ outcome: { outcome: "cancelled" } }),
+    });
+    void agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await query.waitForSent(1);
+    const decision = await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_2" });
+    expect(decision).toMatchObject({ behavior: "deny", message: TOOL_USE_ABORTED });
+  });
+});

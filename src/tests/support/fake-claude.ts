@@ -1,0 +1,241 @@
+import type {
+  ClaudeInitialization,
+  ClaudeQuery,
+  ClaudeQueryOptions,
+  StartClaudeQuery,
+} from "../../claude/query.js";
+import type { PermissionMode, SDKMessage, SDKUserMessage } from "../../claude/types.js";
+import { deferred, type Deferred } from "../../util/deferred.js";
+
+/**
+ * A scripted stand-in for one Claude Code process, for in-process protocol tests.
+ * The test emits the messages Claude Code would, and calls `canUseTool` as it would.
+ */
+export class FakeClaudeQuery implements ClaudeQuery {
+  readonly sent: SDKUserMessage[] = [];
+  readonly modes: PermissionMode[] = [];
+  interrupts = 0;
+  closed = false;
+  /** Called on interrupt(); by default Claude Code answers with an interrupted result. */
+  onInterrupt: () => void = () => this.emit(result({ subtype: "error_during_execution" }));
+  private readonly buffer: SDKMessage[] = [];
+  private waiter: Deferred<void> | undefined;
+  private ended = false;
+  private failure: Error | undefined;
+  private readonly sendWaiters: Array<() => void> = [];
+
+  constructor(
+    readonly options: ClaudeQueryOptions,
+    private readonly init: ClaudeInitialization,
+  ) {}
+
+  readonly messages: AsyncIterable<SDKMessage> = {
+    [Symbol.asyncIterator]: () => ({
+      next: async (): Promise<IteratorResult<SDKMessage>> => {
+        for (;;) {
+          const message = this.buffer.shift();
+          if (message) return { value: message, done: false };
+          if (this.ended) {
+            if (this.failure) throw this.failure;
+            return { value: undefined, done: true };
+          }
+          this.waiter = deferred<void>();
+          await this.waiter.promise;
+        }
+      },
+    }),
+  };
+
+  send(message: SDKUserMessage): void {
+    this.sent.push(message);
+    this.sendWaiters.splice(0).forEach((wake) => wake());
+  }
+
+  /** Resolves once `count` user messages have been sent to this process. */
+  async waitForSent(count: number): Promise<SDKUserMessage> {
+    while (this.sent.length < count) await new Promise<void>((r) => this.sendWaiters.push(r));
+    return this.sent[count - 1]!;
+  }
+
+  emit(...messages: SDKMessage[]): void {
+    this.buffer.push(...messages);
+    this.wake();
+  }
+
+  /** The process ends, cleanly or with an error. */
+  end(failure?: Error): void {
+    this.ended = true;
+    this.failure = failure;
+    this.wake();
+  }
+
+  interrupt(): Promise<void> {
+    this.interrupts++;
+    this.onInterrupt();
+    return Promise.resolve();
+  }
+
+  setPermissionMode(mode: PermissionMode): Promise<void> {
+    this.modes.push(mode);
+    return Promise.resolve();
+  }
+
+  setModel(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  initialization(): Promise<ClaudeInitialization> {
+    return Promise.resolve(this.init);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.end();
+  }
+
+  /** Calls the session's permission callback as Claude Code would. */
+  canUseTool(
+    toolName: string,
+    input: Record<string, unknown>,
+    context: Partial<Parameters<ClaudeQueryOptions["canUseTool"]>[2]> & { toolUseID: string },
+  ): ReturnType<ClaudeQueryOptions["canUseTool"]> {
+    return this.options.canUseTool(toolName, input, {
+      signal: new AbortController().signal,
+      requestId: `req-${context.toolUseID}`,
+      ...context,
+    });
+  }
+
+  private wake(): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.resolve();
+  }
+}
+
+/** A StartClaudeQuery that records every fake process it starts. */
+export function fakeClaude(init: Partial<ClaudeInitialization> = {}): {
+  startQuery: StartClaudeQuery;
+  started: FakeClaudeQuery[];
+  nextStart(): Promise<FakeClaudeQuery>;
+} {
+  const started: FakeClaudeQuery[] = [];
+  const waiters: Array<(query: FakeClaudeQuery) => void> = [];
+  const initialization = { commands: [], models: [], ...init };
+  return {
+    started,
+    startQuery: (options) => {
+      const query = new FakeClaudeQuery(options, initialization);
+      started.push(query);
+      waiters.splice(0).forEach((wake) => wake(query));
+      return query;
+    },
+    nextStart: () => new Promise((resolve) => waiters.push(resolve)),
+  };
+}
+
+// ---- SDK message builders (only the fields the adapter reads) ----
+
+const SESSION = "fake-session";
+let counter = 0;
+const uuid = (): string => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`;
+
+function sdk(message: Record<string, unknown>): SDKMessage {
+  return { uuid: uuid(), session_id: SESSION, ...message } as unknown as SDKMessage;
+}
+
+export function streamEvent(
+  event: Record<string, unknown>,
+  parent: string | null = null,
+): SDKMessage {
+  return sdk({ type: "stream_event", event, parent_tool_use_id: parent });
+}
+
+/** The partial events of one streamed text block. */
+export function streamedText(messageId: string, ...deltas: string[]): SDKMessage[] {
+  return [
+    streamEvent({ type: "message_start", message: { id: messageId, content: [], usage: {} } }),
+    streamEvent({
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: "" },
+    }),
+    ...deltas.map((text) =>
+      streamEvent({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } }),
+    ),
+    streamEvent({ type: "content_block_stop", index: 0 }),
+  ];
+}
+
+export function assistant(
+  messageId: string,
+  content: Array<Record<string, unknown>>,
+  extra: Record<string, unknown> = {},
+): SDKMessage {
+  return sdk({
+    type: "assistant",
+    message: { id: messageId, type: "message", role: "assistant", content, usage: {} },
+    parent_tool_use_id: null,
+    ...extra,
+  });
+}
+
+export function toolUse(
+  id: string,
+  name: string,
+  input: Record<string, unknown>,
+  parent: string | null = null,
+): SDKMessage {
+  return assistant(`msg-${id}`, [{ type: "tool_use", id, name, input }], {
+    parent_tool_use_id: parent,
+  });
+}
+
+export function toolResult(
+  toolUseId: string,
+  content: string,
+  options: { isError?: boolean; structured?: unknown; parent?: string | null } = {},
+): SDKMessage {
+  return sdk({
+    type: "user",
+    message: {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: toolUseId,
+          content,
+          is_error: options.isError ?? false,
+        },
+      ],
+    },
+    parent_tool_use_id: options.parent ?? null,
+    ...(options.structured === undefined ? {} : { tool_use_result: options.structured }),
+  });
+}
+
+export function result(
+  fields: {
+    subtype?: "success" | "error_during_execution" | "error_max_turns";
+    stopReason?: string | null;
+    isError?: boolean;
+    text?: string;
+    errors?: string[];
+  } = {},
+): SDKMessage {
+  return sdk({
+    type: "result",
+    subtype: fields.subtype ?? "success",
+    is_error: fields.isError ?? false,
+    stop_reason: fields.stopReason ?? "end_turn",
+    result: fields.text ?? "",
+    errors: fields.errors ?? [],
+    duration_ms: 1,
+    duration_api_ms: 1,
+    num_turns: 1,
+    total_cost_usd: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    modelUsage: {},
+    permission_denials: [],
+  });
+}
