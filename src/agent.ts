@@ -19,6 +19,7 @@ import { log } from "./logger.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
 import { SessionRegistry } from "./session/registry.js";
 import { Session } from "./session/session.js";
+import { loadAdapterSettings } from "./session/settings.js";
 
 export interface AgentDependencies {
   /** Starts one Claude Code process; tests pass a scripted fake. */
@@ -62,12 +63,13 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       executable,
       env: { ...deps.env },
       mcpServers,
+      settings: await loadAdapterSettings(params.cwd, deps.env),
     });
     await session.start();
     sessions.add(session);
     // After the response, so the client knows the session the commands belong to.
     setTimeout(() => void session.announceCommands().catch(() => undefined), 0);
-    return { sessionId: id };
+    return { sessionId: id, modes: session.modes(), configOptions: session.configOptions() };
   }
 
   return agent({ name: "claude-agent-acp" })
@@ -92,6 +94,21 @@ export function createAgent(deps: AgentDependencies): AgentApp {
         signal.addEventListener("abort", () => session.cancel(), { once: true });
         return session.prompt(params.prompt);
       }),
+    )
+    .onRequest(
+      methods.agent.session.setMode,
+      withRequestErrors(async ({ params }) => {
+        await sessions.require(params.sessionId).setMode(params.modeId);
+        return {};
+      }),
+    )
+    .onRequest(
+      methods.agent.session.setConfigOption,
+      withRequestErrors(async ({ params }) => ({
+        configOptions: await sessions
+          .require(params.sessionId)
+          .setConfigOption(params.configId, params.value),
+      })),
     )
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.find(params.sessionId)?.cancel();

@@ -4,6 +4,8 @@ import {
   type AvailableCommand,
   type ClientCapabilities,
   type ContentBlock,
+  type CreateElicitationResponse,
+  type ElicitationSchema,
   type PlanEntry,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
@@ -96,6 +98,24 @@ export class SessionClient {
 
   updateSessionInfo(info: { title?: string | null; updatedAt?: string | null }): Promise<void> {
     return this.update({ sessionUpdate: "session_info_update", ...info });
+  }
+
+  /** Asks the user to fill in a form (`elicitation/create`, form mode). */
+  elicitForm(
+    request: { message: string; requestedSchema: ElicitationSchema; toolCallId?: string },
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse> {
+    return this.client.request(
+      methods.client.elicitation.create,
+      { mode: "form", sessionId: this.sessionId, ...request },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    );
+  }
+
+  /** The client renders form elicitations (clientCapabilities.elicitation.form). */
+  get supportsFormElicitation(): boolean {
+    const elicitation = this.capabilities.elicitation;
+    return !!elicitation && elicitation.form !== undefined && elicitation.form !== null;
   }
 
   /**

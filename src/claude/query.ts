@@ -22,6 +22,8 @@ export interface ClaudeQuery {
   interrupt(): Promise<void>;
   setPermissionMode(mode: PermissionMode): Promise<void>;
   setModel(model: string | undefined): Promise<void>;
+  /** Merges settings into the flag layer (effort level, fast mode). */
+  applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
   /** What Claude Code reported at start-up: commands, models, account. */
   initialization(): Promise<ClaudeInitialization>;
   /** Ends the process and frees its resources. Safe to call twice. */
@@ -46,6 +48,10 @@ export interface ClaudeQueryOptions {
   model?: string;
   effort?: EffortLevel;
   disallowedTools?: string[];
+  /** Settings for Claude Code's flag layer from the start (effort level, fast mode). */
+  flagSettings?: Record<string, unknown>;
+  /** Lets the session enter bypassPermissions (only where the process may bypass). */
+  allowBypass?: boolean;
   canUseTool: CanUseTool;
   /** Path of the Claude Code binary (see executable.ts). */
   executable: string;

@@ -21,6 +21,10 @@ export function sdkOptions(options: ClaudeQueryOptions): Options {
     ...(options.model ? { model: options.model } : {}),
     ...(options.effort ? { effort: options.effort } : {}),
     disallowedTools: options.disallowedTools ?? [],
+    ...(options.flagSettings && Object.keys(options.flagSettings).length
+      ? { settings: options.flagSettings }
+      : {}),
+    ...(options.allowBypass ? { allowDangerouslySkipPermissions: true } : {}),
     canUseTool: options.canUseTool,
     // Behave as Claude Code does in a terminal: its prompt, its settings files.
     systemPrompt: { type: "preset", preset: "claude_code" },
@@ -47,6 +51,7 @@ export function startSdkQuery(options: ClaudeQueryOptions): ClaudeQuery {
       await q.setPermissionMode(mode);
     },
     setModel: (model) => q.setModel(model),
+    applyFlagSettings: (settings) => q.applyFlagSettings(settings),
     initialization: async () => {
       const result = await q.initializationResult();
       return { commands: result.commands, models: result.models };

@@ -12,6 +12,7 @@ import {
 } from "./choices.js";
 import { abortedResult, deniedResult, resultOfEffect } from "./effects.js";
 import { CLIENT_FAILED, UNKNOWN_OPTION } from "./messages.js";
+import { QUESTION_TOOL } from "../session/claude-env.js";
 import { buildChoices } from "./options/index.js";
 import { presentation, requestToolCall } from "./presentation.js";
 import { parseClientAnswer } from "./response.js";
@@ -26,6 +27,16 @@ export interface PermissionGateDeps {
   turnSignal: () => AbortSignal | undefined;
   workingDirectories: () => readonly string[];
   planContext: () => PlanContext;
+  /** Runs before the ask is built (ExitPlanMode reads its plan here). */
+  beforeAsk?: (toolName: string, input: ToolInput) => Promise<void>;
+  /**
+   * AskUserQuestion goes here instead of a permission dialog (form elicitation); absent
+   * when the client cannot show forms (the tool is then disabled).
+   */
+  askQuestions?: (
+    toolUse: { id: string; input: ToolInput },
+    signal: AbortSignal,
+  ) => Promise<PermissionResult>;
   /**
    * Lets the session act on a validated selection (a mode switch, a plan handoff).
    * A result it returns replaces the default one.
@@ -65,6 +76,13 @@ export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
       log.warn(`could not announce tool call ${toolUse.id}`, error);
       return deniedResult(CLIENT_FAILED);
     }
+
+    if (toolName === QUESTION_TOOL && deps.askQuestions) {
+      const result = await deps.askQuestions(toolUse, signal);
+      if (result.behavior === "allow") await markRunning(deps, call);
+      return result;
+    }
+    await deps.beforeAsk?.(toolName, input);
 
     // 3. Validate and snapshot the suggestions: label and effect come from one copy.
     const suggestions = snapshotSuggestions(sdk.suggestions);

@@ -1,5 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
-import type { ContentBlock, PromptResponse } from "@agentclientprotocol/sdk";
+import type {
+  ContentBlock,
+  PromptResponse,
+  SessionConfigOption,
+  SessionModeState,
+} from "@agentclientprotocol/sdk";
 import type { SessionClient } from "../acp/session-client.js";
 import type {
   ClaudeInitialization,
@@ -10,23 +16,33 @@ import type {
 import type {
   CanUseTool,
   McpServerConfig,
+  PermissionResult,
   SDKMessage,
   SDKResultMessage,
   UserContentBlock,
 } from "../claude/types.js";
-
-type SDKSystemMessageAny = Extract<SDKMessage, { type: "system" }>;
 import { ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
+import type { PermissionEffect } from "../permissions/choices.js";
 import { createCanUseTool } from "../permissions/request.js";
+import { HANDOFF_DENIAL, implementPlanPrompt, type PlanHandoff } from "../plan/handoff.js";
+import { PlanFileTracker, plansDirectory } from "../plan/plan-file.js";
+import { askQuestions } from "../questions/ask.js";
 import { TimeoutError, withTimeout } from "../util/timeout.js";
+import { claudeEnvironment, QUESTION_TOOL } from "./claude-env.js";
 import { availableCommands } from "./commands.js";
+import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-options.js";
+import { SessionConfiguration } from "./configuration.js";
+import { isPermissionMode, isModeAvailable, processMayBypass } from "./modes.js";
 import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
 import { promptToClaude } from "./prompt.js";
+import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
 import { ToolCallTracker } from "./tool-calls.js";
 import { toPromptResponse, Turn } from "./turn.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
+
+type SDKSystemMessage = Extract<SDKMessage, { type: "system" }>;
 
 /** After session/cancel the prompt is answered `cancelled` within this time at the latest. */
 export const CANCEL_GRACE_MS = 1_500;
@@ -35,14 +51,18 @@ export const STOP_TIMEOUT_MS = 10_000;
 /** How long Claude Code may take to start. */
 export const START_TIMEOUT_MS = 60_000;
 
+/** Claude Code's capability for reporting how a question went unanswered. */
+const UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1";
+
 export interface SessionOptions {
   id: string;
   cwd: string;
   client: SessionClient;
   startQuery: StartClaudeQuery;
   executable: string;
-  env: Record<string, string | undefined>;
+  env: NodeJS.ProcessEnv;
   mcpServers: Record<string, McpServerConfig>;
+  settings: AdapterSettings;
 }
 
 /** Why a tool call still open at the end of a turn is closed (conventions.md). */
@@ -53,13 +73,15 @@ const UNFINISHED = {
 } as const;
 
 /**
- * One ACP session: one private Claude Code conversation. Prompts run one at a time
- * in arrival order; every Claude message is dispatched to the turn that owns it.
+ * One ACP session: one private Claude Code conversation at a time. Prompts run one at a
+ * time in arrival order; every Claude message is dispatched to the turn that owns it.
  */
 export class Session {
   readonly id: string;
   readonly cwd: string;
   private query: ClaudeQuery | undefined;
+  /** Claude's own id of the current private conversation (a plan handoff starts a new one). */
+  private claudeSessionId: string;
   /** True once a prompt reached Claude Code, so a restart resumes the transcript. */
   private hasTranscript = false;
   private current: Turn | undefined;
@@ -70,23 +92,46 @@ export class Session {
   private readonly stream: StreamTranslator;
   private readonly canUseTool: CanUseTool;
   private readonly usage = new UsageTracker();
-  /** The model Claude Code reported at the start of its latest turn. */
-  private model: string | undefined;
+  private readonly planFile: PlanFileTracker;
+  private configuration: SessionConfiguration | undefined;
   private initialization: ClaudeInitialization | undefined;
+  private claudeCapabilities: readonly string[] = [];
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.id;
     this.cwd = options.cwd;
+    this.claudeSessionId = options.id;
+    this.planFile = new PlanFileTracker(plansDirectory(options.env));
     const context = { cwd: options.cwd };
     this.stream = new StreamTranslator(options.client, this.tools, context);
     this.canUseTool = createCanUseTool({
       client: options.client,
       tools: this.tools,
       context,
-      homeDir: homedir(),
+      homeDir: options.env.HOME || homedir(),
       turnSignal: () => this.current?.abort.signal,
       workingDirectories: () => [options.cwd],
-      planContext: () => ({ availableModes: new Set(["acceptEdits"]), planText: "" }),
+      planContext: () => ({
+        availableModes: this.configuration?.availableModeIds() ?? new Set(),
+        planText: this.current?.planText ?? "",
+        ...(this.usage.usedPercent() === undefined
+          ? {}
+          : { contextUsedPercent: this.usage.usedPercent() }),
+      }),
+      beforeAsk: (toolName, input) => this.beforeAsk(toolName, input),
+      onSelected: (effect, toolUse) => this.onSelected(effect, toolUse),
+      askQuestions: options.client.supportsFormElicitation
+        ? (toolUse, signal) =>
+            askQuestions(
+              {
+                elicit: (request, s) => options.client.elicitForm(request, s),
+                reportsUnanswered: () => this.claudeCapabilities.includes(UNANSWERED_CAPABILITY),
+              },
+              toolUse.id,
+              toolUse.input,
+              signal,
+            )
+        : undefined,
     });
   }
 
@@ -96,19 +141,72 @@ export class Session {
 
   /** Starts Claude Code and waits until it has reported what it offers. */
   async start(): Promise<ClaudeInitialization> {
-    const query = this.startQuery();
+    const { settings, env } = this.options;
+    const bypassAllowed = processMayBypass(env, process.getuid?.()) && !settings.bypassDisabled;
+    this.configuration = new SessionConfiguration(
+      {
+        state: { mode: "default", model: DEFAULT_MODEL, effort: DEFAULT_EFFORT, fastMode: false },
+        models: [],
+        autoDisabled: settings.autoDisabled,
+        bypassAllowed,
+        booleanOptions: !!this.options.client.capabilities.session?.configOptions?.boolean,
+      },
+      {
+        modeChanged: (mode) => this.options.client.updateCurrentMode(mode),
+        optionsChanged: (options) => this.options.client.updateConfigOptions(options),
+      },
+    );
+    const query = this.startQuery(this.configuration.startMode(settings.defaultMode));
     try {
       this.initialization = await withTimeout(
         query.initialization(),
         START_TIMEOUT_MS,
         "Claude Code start-up",
       );
-      return this.initialization;
     } catch (error) {
       this.query = undefined;
       query.close();
       throw error;
     }
+    this.configuration.setModels(this.initialization.models);
+    await this.adoptInitialSettings(query);
+    return this.initialization;
+  }
+
+  /**
+   * The initial mode and model from settings, now that the model list is known: a
+   * mode the session cannot offer falls back to `default`.
+   */
+  private async adoptInitialSettings(query: ClaudeQuery): Promise<void> {
+    const configuration = this.configuration!;
+    const { defaultMode, model } = this.options.settings;
+    const modelInfo = model ? resolveModelValue(model, this.initialization!.models) : undefined;
+    await configuration.initialize(
+      modelInfo?.value ?? (model || DEFAULT_MODEL),
+      defaultMode,
+      (mode) => query.setPermissionMode(mode),
+    );
+  }
+
+  modes(): SessionModeState | undefined {
+    return this.configuration?.modes();
+  }
+
+  configOptions(): SessionConfigOption[] {
+    return this.configuration?.options() ?? [];
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    await this.requireConfiguration().setMode(modeId, this.query);
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
+    return this.requireConfiguration().setOption(configId, value, this.query);
+  }
+
+  private requireConfiguration(): SessionConfiguration {
+    if (!this.configuration) throw new ClaudeProcessExitedError("The session has not started.");
+    return this.configuration;
   }
 
   /** Tells the client which slash commands it can offer. */
@@ -159,11 +257,11 @@ export class Session {
       turn.finish();
       return;
     }
-    const query = this.query ?? this.startQuery();
+    const query = this.query ?? this.startQuery(this.configuration?.current.mode ?? "default");
     this.current = turn;
     this.hasTranscript = true;
     try {
-      query.send({ type: "user", message: { role: "user", content }, parent_tool_use_id: null });
+      query.send(userMessage(content));
       await turn.outcome;
       await withTimeout(turn.finished, STOP_TIMEOUT_MS, "Stopping the turn");
     } catch (error) {
@@ -178,16 +276,27 @@ export class Session {
     }
   }
 
-  private startQuery(): ClaudeQuery {
-    const { cwd, executable, env, mcpServers } = this.options;
+  private startQuery(mode: string): ClaudeQuery {
+    const { cwd, executable, env, mcpServers, client } = this.options;
+    const configuration = this.configuration;
+    const allowBypass =
+      !!configuration && isModeAvailable("bypassPermissions", configuration.conditions());
+    const model = configuration?.claudeModel;
     const options: ClaudeQueryOptions = {
       cwd,
-      ...(this.hasTranscript ? { resume: this.id } : { sessionId: this.id }),
+      ...(this.hasTranscript
+        ? { resume: this.claudeSessionId }
+        : { sessionId: this.claudeSessionId }),
       mcpServers,
-      permissionMode: "default",
+      permissionMode: isPermissionMode(mode) ? mode : "default",
+      ...(model ? { model } : {}),
+      flagSettings: configuration?.flagSettings() ?? {},
+      allowBypass,
+      // Without a form to answer it in, Claude must never ask a question.
+      disallowedTools: client.supportsFormElicitation ? [] : [QUESTION_TOOL],
       canUseTool: this.canUseTool,
       executable,
-      env,
+      env: claudeEnvironment(env),
     };
     const query = this.options.startQuery(options);
     this.query = query;
@@ -227,8 +336,13 @@ export class Session {
     }
     // Updates belong to a live turn; after its answer, the client must hear nothing more.
     if (!turn || turn.isSettled) return;
-    if (message.type === "assistant" && message.error && !message.parent_tool_use_id) {
-      turn.apiError = message.error;
+    if (message.type === "assistant" && !message.parent_tool_use_id) {
+      if (message.error) turn.apiError = message.error;
+      for (const block of message.message.content) {
+        if (block.type === "tool_use" && typeof block.input === "object" && block.input) {
+          this.planFile.observe(block.name, block.input as Record<string, unknown>);
+        }
+      }
     }
     if (message.type === "stream_event" && !message.parent_tool_use_id) {
       this.usage.observe(message.event);
@@ -237,8 +351,12 @@ export class Session {
   }
 
   private async endTurn(turn: Turn, result: SDKResultMessage): Promise<void> {
-    this.usage.observeResult(result, this.model);
+    this.usage.observeResult(result, undefined);
     turn.usage = addTurnUsage(turn.usage, result);
+    if (turn.handoff && !turn.cancelRequested) {
+      await this.handOffPlan(turn, turn.handoff);
+      return;
+    }
     if (!turn.isSettled) {
       const usage = this.usage.update();
       if (usage) await this.send(() => this.options.client.updateUsage(usage));
@@ -247,10 +365,16 @@ export class Session {
     turn.finish();
   }
 
-  private async handleSystem(message: SDKSystemMessageAny): Promise<void> {
+  private async handleSystem(message: SDKSystemMessage): Promise<void> {
     switch (message.subtype) {
       case "init":
-        this.model = message.model;
+        this.claudeCapabilities = message.capabilities ?? [];
+        return;
+      case "status":
+        // Claude Code changed its mode (EnterPlanMode, an accepted setMode suggestion...).
+        if (message.permissionMode) {
+          await this.send(() => this.requireConfiguration().modeChanged(message.permissionMode!));
+        }
         return;
       case "commands_changed":
         await this.send(() =>
@@ -260,6 +384,47 @@ export class Session {
       default:
         return;
     }
+  }
+
+  /** Before an ask is built: ExitPlanMode needs the complete plan for its options. */
+  private async beforeAsk(toolName: string, input: Record<string, unknown>): Promise<void> {
+    if (toolName === "ExitPlanMode" && this.current) {
+      this.current.planText = await this.planFile.planText(input);
+    }
+  }
+
+  /** A validated plan-mode choice: switch the mode, or hand the plan to a new conversation. */
+  private async onSelected(
+    effect: PermissionEffect,
+    toolUse: { id: string; name: string; input: Record<string, unknown> },
+  ): Promise<PermissionResult | undefined> {
+    if (effect.type !== "exitPlan") return undefined;
+    const turn = this.current;
+    if (effect.clearContext && turn) {
+      turn.handoff = { plan: turn.planText ?? "", mode: effect.mode, toolUseId: toolUse.id };
+      this.tools.completeSilently(toolUse.id);
+      return { behavior: "deny", message: HANDOFF_DENIAL, interrupt: true };
+    }
+    await this.send(() => this.requireConfiguration().modeChanged(effect.mode));
+    return undefined;
+  }
+
+  /**
+   * Clear-context handoff: the old private conversation is dropped, a new one starts in
+   * the chosen mode with the plan as its first prompt, and the same ACP turn goes on.
+   */
+  private async handOffPlan(turn: Turn, handoff: PlanHandoff): Promise<void> {
+    turn.handoff = undefined;
+    turn.apiError = undefined;
+    await this.send(() => this.requireConfiguration().modeChanged(handoff.mode));
+    const old = this.query;
+    this.claudeSessionId = randomUUID();
+    this.hasTranscript = false;
+    const query = this.startQuery(handoff.mode);
+    old?.close();
+    this.hasTranscript = true;
+    this.stream.endTurn();
+    query.send(userMessage([{ type: "text", text: implementPlanPrompt(handoff.plan) }]));
   }
 
   /** Sends an update; a client that went away is logged, not fatal to the turn. */
@@ -281,15 +446,13 @@ export class Session {
           ? UNFINISHED.notRun
           : UNFINISHED.noResult;
       call.status = "failed";
-      try {
-        await this.options.client.updateToolCall({
+      await this.send(() =>
+        this.options.client.updateToolCall({
           toolCallId: call.id,
           status: "failed",
           content: [{ type: "content", content: { type: "text", text: reason } }],
-        });
-      } catch (error) {
-        log.warn(`session ${this.id}: could not close tool call ${call.id}`, error);
-      }
+        }),
+      );
     }
     turn.settle(outcome);
   }
@@ -315,4 +478,12 @@ export class Session {
     await this.settle(turn, outcome);
     turn.finish();
   }
+}
+
+function userMessage(content: UserContentBlock[]) {
+  return {
+    type: "user" as const,
+    message: { role: "user" as const, content },
+    parent_tool_use_id: null,
+  };
 }

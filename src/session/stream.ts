@@ -205,6 +205,15 @@ export class StreamTranslator {
       }
       // Plan tools the stream did not show as tool calls get no tool call update.
       if (!call.announced) continue;
+      if (call.completeSilently) {
+        call.status = "completed";
+        await this.client.updateToolCall({
+          toolCallId: call.id,
+          status: "completed",
+          _meta: claudeCodeMeta(call),
+        });
+        continue;
+      }
       const update = toolResultUpdate(call, block, message.tool_use_result);
       call.status = update.status;
       await this.client.updateToolCall({ ...update, _meta: claudeCodeMeta(call) });

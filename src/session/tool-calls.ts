@@ -8,6 +8,8 @@ export interface TrackedToolCall {
   input: ToolInput;
   parentToolUseId: string | null;
   status: ToolCallStatus;
+  /** Ends as completed whatever its result says (an internal rejection the client never sees). */
+  completeSilently?: boolean;
   /** Settles once the `tool_call` announcement is on the wire. */
   announced?: Promise<void>;
 }
@@ -66,6 +68,12 @@ export class ToolCallTracker {
     return [...this.calls.values()].filter(
       (call) => call.announced && (call.status === "pending" || call.status === "in_progress"),
     );
+  }
+
+  /** The call's result is internal: the client sees it completed, without its text. */
+  completeSilently(id: string): void {
+    const call = this.calls.get(id);
+    if (call) call.completeSilently = true;
   }
 
   forget(id: string): void {

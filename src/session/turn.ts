@@ -1,6 +1,7 @@
 import type { PromptResponse } from "@agentclientprotocol/sdk";
 import type { Usage } from "@agentclientprotocol/sdk/unstable";
 import { deferred } from "../util/deferred.js";
+import type { PlanHandoff } from "../plan/handoff.js";
 import type { ClaudeApiError, TurnOutcome } from "./outcome.js";
 
 /**
@@ -20,6 +21,10 @@ export class Turn {
   apiError: ClaudeApiError | undefined;
   /** Tokens of this ACP turn, over every Claude turn it took. */
   usage: Usage | undefined;
+  /** The plan ExitPlanMode is asking about, read when the ask is built. */
+  planText: string | undefined;
+  /** Set by a clear-context choice: the turn continues in a new conversation. */
+  handoff: PlanHandoff | undefined;
 
   readonly outcome: Promise<TurnOutcome> = this.outcomeDeferred.promise;
   readonly finished: Promise<void> = this.finishedDeferred.promise;

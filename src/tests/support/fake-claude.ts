@@ -80,7 +80,16 @@ export class FakeClaudeQuery implements ClaudeQuery {
     return Promise.resolve();
   }
 
-  setModel(): Promise<void> {
+  readonly models: Array<string | undefined> = [];
+  readonly flagSettings: Array<Record<string, unknown>> = [];
+
+  setModel(model: string | undefined): Promise<void> {
+    this.models.push(model);
+    return Promise.resolve();
+  }
+
+  applyFlagSettings(settings: Record<string, unknown>): Promise<void> {
+    this.flagSettings.push(settings);
     return Promise.resolve();
   }
 
@@ -139,6 +148,11 @@ export function fakeClaude(init: Partial<ClaudeInitialization> = {}): {
 const SESSION = "fake-session";
 let counter = 0;
 const uuid = (): string => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`;
+
+/** Any SDK message, with the envelope fields filled in. */
+export function sdkMessage(message: Record<string, unknown>): SDKMessage {
+  return sdk(message);
+}
 
 function sdk(message: Record<string, unknown>): SDKMessage {
   return { uuid: uuid(), session_id: SESSION, ...message } as unknown as SDKMessage;
@@ -221,6 +235,9 @@ export function result(
     isError?: boolean;
     text?: string;
     errors?: string[];
+    usage?: Record<string, number>;
+    costUsd?: number;
+    modelUsage?: Record<string, Record<string, number>>;
   } = {},
 ): SDKMessage {
   return sdk({
@@ -233,9 +250,9 @@ export function result(
     duration_ms: 1,
     duration_api_ms: 1,
     num_turns: 1,
-    total_cost_usd: 0,
-    usage: { input_tokens: 0, output_tokens: 0 },
-    modelUsage: {},
+    total_cost_usd: fields.costUsd ?? 0,
+    usage: fields.usage ?? { input_tokens: 0, output_tokens: 0 },
+    modelUsage: fields.modelUsage ?? {},
     permission_denials: [],
   });
 }

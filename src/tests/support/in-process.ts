@@ -1,8 +1,13 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   client,
   methods,
   type ClientCapabilities,
   type ClientContext,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
@@ -15,10 +20,24 @@ export type PermissionHandler = (
   signal: AbortSignal,
 ) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
 
+/** A temp HOME and config dir: in-process agents never read the real ~/.claude. */
+export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const home = mkdtempSync(join(tmpdir(), "acp-home-"));
+  return { HOME: home, CLAUDE_CONFIG_DIR: join(home, ".claude"), ...extra };
+}
+
+export type ElicitationHandler = (
+  request: CreateElicitationRequest,
+  signal: AbortSignal,
+) => Promise<CreateElicitationResponse> | CreateElicitationResponse;
+
 export interface InProcessOptions {
   startQuery: StartClaudeQuery;
   clientCapabilities?: ClientCapabilities;
   onPermission?: PermissionHandler;
+  onElicitation?: ElicitationHandler;
+  /** The agent's environment (HOME, CLAUDE_CONFIG_DIR, IS_SANDBOX...). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -29,6 +48,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
   agent: ClientContext;
   updates: SessionNotification[];
   permissionRequests: RequestPermissionRequest[];
+  elicitations: CreateElicitationRequest[];
   /** Everything the client saw, in order: updates and permission requests. */
   events: Array<
     | { kind: "update"; update: SessionNotification }
@@ -38,6 +58,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
   close(): void;
 }> {
   const updates: SessionNotification[] = [];
+  const elicitations: CreateElicitationRequest[] = [];
   const permissionRequests: RequestPermissionRequest[] = [];
   const events: Array<
     | { kind: "update"; update: SessionNotification }
@@ -48,7 +69,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
   const agentApp = createAgent({
     startQuery: options.startQuery,
     resolveExecutable: () => "/fake/claude",
-    env: {},
+    env: options.env ?? isolatedEnv(),
   });
   const clientApp = client({ name: "test-client" })
     .onNotification(methods.client.session.update, ({ params }) => {
@@ -59,6 +80,10 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
       permissionRequests.push(params);
       events.push({ kind: "permission", request: params });
       return onPermission(params, signal);
+    })
+    .onRequest(methods.client.elicitation.create, ({ params, signal }) => {
+      elicitations.push(params);
+      return (options.onElicitation ?? (() => ({ action: "cancel" as const })))(params, signal);
     });
   const connection = clientApp.connect(agentApp);
   const agent = connection.agent;
@@ -70,6 +95,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
     agent,
     updates,
     permissionRequests,
+    elicitations,
     events,
     newSession: async (cwd) =>
       (await agent.request(methods.agent.session.new, { cwd, mcpServers: [] })).sessionId,

@@ -1,0 +1,97 @@
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import type { PermissionMode } from "../claude/types.js";
+import { log } from "../logger.js";
+import { modeFromSettings } from "./modes.js";
+
+/** The few settings the adapter reads itself, before Claude Code starts. */
+export interface AdapterSettings {
+  defaultMode: PermissionMode;
+  autoDisabled: boolean;
+  bypassDisabled: boolean;
+  model?: string;
+}
+
+// Only the keys we read; everything else in the file is Claude Code's business.
+const settingsFile = z.looseObject({
+  model: z.string().optional().catch(undefined),
+  disableAutoMode: z.unknown().optional(),
+  permissions: z
+    .looseObject({
+      defaultMode: z.unknown().optional(),
+      disableAutoMode: z.unknown().optional(),
+      disableBypassPermissionsMode: z.unknown().optional(),
+    })
+    .optional()
+    .catch(undefined),
+});
+type SettingsFile = z.infer<typeof settingsFile>;
+
+/** User, project, then local settings: later files win, as in Claude Code. */
+export function settingsPaths(cwd: string, env: NodeJS.ProcessEnv): string[] {
+  const configDir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
+  return [
+    join(configDir, "settings.json"),
+    join(cwd, ".claude", "settings.json"),
+    join(cwd, ".claude", "settings.local.json"),
+  ];
+}
+
+async function readSettings(path: string): Promise<SettingsFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = settingsFile.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // reported below
+  }
+  log.warn(`ignoring settings file that is not a JSON object: ${path}`);
+  return undefined;
+}
+
+/**
+ * `permissions.defaultMode` decides the initial mode; an invalid value is logged and
+ * the session starts in `default`.
+ */
+export async function loadAdapterSettings(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<AdapterSettings> {
+  const settings: AdapterSettings = {
+    defaultMode: "default",
+    autoDisabled: false,
+    bypassDisabled: false,
+  };
+  let mode: unknown;
+  let modeSource: string | undefined;
+  for (const path of settingsPaths(cwd, env)) {
+    const file = await readSettings(path);
+    if (!file) continue;
+    if (file.permissions?.defaultMode !== undefined) {
+      mode = file.permissions.defaultMode;
+      modeSource = path;
+    }
+    if (file.permissions?.disableAutoMode === "disable" || file.disableAutoMode === "disable") {
+      settings.autoDisabled = true;
+    }
+    if (file.permissions?.disableBypassPermissionsMode === "disable")
+      settings.bypassDisabled = true;
+    if (file.model) settings.model = file.model;
+  }
+  if (mode !== undefined) {
+    const parsed = modeFromSettings(mode);
+    if (parsed) settings.defaultMode = parsed;
+    else
+      log.warn(
+        `invalid permissions.defaultMode ${JSON.stringify(mode)} in ${modeSource}; using default`,
+      );
+  }
+  return settings;
+}
