@@ -7,15 +7,19 @@ import {
   type AgentApp,
   type AgentContext,
   type ClientCapabilities,
-  type NewSessionRequest,
-  type NewSessionResponse,
+  type ListSessionsRequest,
+  type ListSessionsResponse,
+  type McpServer,
 } from "@agentclientprotocol/sdk";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
+import { forkSessionParams, FORK_METHOD } from "./acp/fork.js";
 import { SessionClient } from "./acp/session-client.js";
 import type { StartClaudeQuery } from "./claude/query.js";
-import { InvalidParamsError } from "./errors.js";
+import type { ClaudeTranscripts } from "./claude/transcripts.js";
+import { InvalidParamsError, SessionNotFoundError } from "./errors.js";
 import { log } from "./logger.js";
+import { decodeCursor, encodeCursor, LIST_PAGE_SIZE, sessionInfo } from "./session/history.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
 import { SessionRegistry } from "./session/registry.js";
 import { Session } from "./session/session.js";
@@ -24,19 +28,29 @@ import { loadAdapterSettings } from "./session/settings.js";
 export interface AgentDependencies {
   /** Starts one Claude Code process; tests pass a scripted fake. */
   startQuery: StartClaudeQuery;
+  /** Claude Code's saved conversations; tests pass a fake. */
+  transcripts: ClaudeTranscripts;
   /** Finds the Claude Code binary, or throws saying what to install. */
   resolveExecutable: () => string;
   /** Environment of the Claude Code processes. */
   env: NodeJS.ProcessEnv;
 }
 
-/** cwd must be an absolute path to an existing directory. */
-async function requireWorkingDirectory(cwd: string): Promise<void> {
-  if (!isAbsolute(cwd)) throw new InvalidParamsError("cwd must be an absolute path.", { cwd });
-  const info = await stat(cwd).catch(() => undefined);
+/** A directory the session works in: an absolute path to an existing directory. */
+async function requireDirectory(path: string, what: string): Promise<void> {
+  if (!isAbsolute(path))
+    throw new InvalidParamsError(`${what} must be an absolute path.`, { path });
+  const info = await stat(path).catch(() => undefined);
   if (!info?.isDirectory()) {
-    throw new InvalidParamsError("cwd must be an existing directory.", { cwd });
+    throw new InvalidParamsError(`${what} must be an existing directory.`, { path });
   }
+}
+
+/** What new, load, resume and fork have in common. */
+interface OpenParams {
+  cwd: string;
+  mcpServers?: McpServer[] | null;
+  additionalDirectories?: string[] | null;
 }
 
 /**
@@ -45,31 +59,79 @@ async function requireWorkingDirectory(cwd: string): Promise<void> {
  */
 export function createAgent(deps: AgentDependencies): AgentApp {
   const sessions = new SessionRegistry();
+  /** Ids closed on this connection: closing twice is harmless. */
+  const closed = new Set<string>();
   let clientCapabilities: ClientCapabilities = {};
 
-  async function newSession(
-    params: NewSessionRequest,
+  /**
+   * Validates everything first, then starts Claude Code; a session that fails to start
+   * is closed and never registered, so nothing half-created is left behind.
+   */
+  async function open(
+    params: OpenParams,
     client: AgentContext,
-  ): Promise<NewSessionResponse> {
-    await requireWorkingDirectory(params.cwd);
-    const mcpServers = mcpServersToClaude(params.mcpServers);
+    id: string,
+    options: { resume?: string; replay?: boolean } = {},
+  ): Promise<Session> {
+    await requireDirectory(params.cwd, "cwd");
+    const additionalDirectories = params.additionalDirectories ?? [];
+    for (const dir of additionalDirectories) await requireDirectory(dir, "additionalDirectories");
+    const mcpServers = mcpServersToClaude(params.mcpServers ?? []);
     const executable = deps.resolveExecutable();
-    const id = randomUUID();
+    sessions.remove(id)?.close();
     const session = new Session({
       id,
       cwd: params.cwd,
       client: new SessionClient(client, id, clientCapabilities),
       startQuery: deps.startQuery,
+      transcripts: deps.transcripts,
       executable,
       env: { ...deps.env },
       mcpServers,
+      additionalDirectories,
       settings: await loadAdapterSettings(params.cwd, deps.env),
+      ...(options.resume ? { resume: options.resume } : {}),
     });
-    await session.start();
+    try {
+      await session.start();
+      if (options.replay) await session.replay();
+    } catch (error) {
+      session.close();
+      throw error;
+    }
     sessions.add(session);
+    closed.delete(id);
     // After the response, so the client knows the session the commands belong to.
     setTimeout(() => void session.announceCommands().catch(() => undefined), 0);
-    return { sessionId: id, modes: session.modes(), configOptions: session.configOptions() };
+    return session;
+  }
+
+  /** A saved conversation must exist in the given cwd's project. */
+  async function requireTranscript(sessionId: string, cwd: string): Promise<void> {
+    await requireDirectory(cwd, "cwd");
+    if (!(await deps.transcripts.info(sessionId, cwd))) throw new SessionNotFoundError(sessionId);
+  }
+
+  const state = (session: Session) => ({
+    modes: session.modes(),
+    configOptions: session.configOptions(),
+  });
+
+  async function list(params: ListSessionsRequest): Promise<ListSessionsResponse> {
+    if (params.cwd) await requireDirectory(params.cwd, "cwd");
+    const offset = decodeCursor(params.cursor);
+    const page = await deps.transcripts.list({
+      ...(params.cwd ? { dir: params.cwd } : {}),
+      limit: LIST_PAGE_SIZE + 1,
+      offset,
+    });
+    const sessions = page.slice(0, LIST_PAGE_SIZE).flatMap((info) => sessionInfo(info) ?? []);
+    return {
+      sessions,
+      ...(page.length > LIST_PAGE_SIZE
+        ? { nextCursor: encodeCursor(offset + LIST_PAGE_SIZE) }
+        : {}),
+    };
   }
 
   return agent({ name: "claude-agent-acp" })
@@ -85,7 +147,70 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     })
     .onRequest(
       methods.agent.session.new,
-      withRequestErrors(({ params, client }) => newSession(params, client)),
+      withRequestErrors(async ({ params, client }) => {
+        const session = await open(params, client, randomUUID());
+        return { sessionId: session.id, ...state(session) };
+      }),
+    )
+    .onRequest(
+      methods.agent.session.load,
+      withRequestErrors(async ({ params, client }) => {
+        await requireTranscript(params.sessionId, params.cwd);
+        const session = await open(params, client, params.sessionId, {
+          resume: params.sessionId,
+          replay: true,
+        });
+        return state(session);
+      }),
+    )
+    .onRequest(
+      methods.agent.session.resume,
+      withRequestErrors(async ({ params, client }) => {
+        await requireTranscript(params.sessionId, params.cwd);
+        const session = await open(params, client, params.sessionId, { resume: params.sessionId });
+        return state(session);
+      }),
+    )
+    .onRequest(
+      FORK_METHOD,
+      forkSessionParams,
+      withRequestErrors(async ({ params, client }) => {
+        await requireTranscript(params.sessionId, params.cwd);
+        const forkedId = await deps.transcripts.fork(params.sessionId, params.cwd);
+        const session = await open(params, client, forkedId, { resume: forkedId });
+        return { sessionId: session.id, ...state(session) };
+      }),
+    )
+    .onRequest(
+      methods.agent.session.list,
+      withRequestErrors(({ params }) => list(params)),
+    )
+    .onRequest(
+      methods.agent.session.close,
+      withRequestErrors(({ params }) => {
+        const session = sessions.remove(params.sessionId);
+        if (!session && !closed.has(params.sessionId)) {
+          throw new SessionNotFoundError(params.sessionId);
+        }
+        session?.close();
+        closed.add(params.sessionId);
+        return Promise.resolve({});
+      }),
+    )
+    .onRequest(
+      methods.agent.session.delete,
+      withRequestErrors(async ({ params }) => {
+        const session = sessions.remove(params.sessionId);
+        session?.close();
+        const deleted = await deps.transcripts.delete(params.sessionId).then(
+          () => true,
+          () => false,
+        );
+        // A session that never saved a conversation has nothing on disk to delete.
+        if (!deleted && !session) throw new SessionNotFoundError(params.sessionId);
+        closed.add(params.sessionId);
+        return {};
+      }),
     )
     .onRequest(
       methods.agent.session.prompt,

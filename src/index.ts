@@ -4,6 +4,7 @@ import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { createAgent } from "./agent.js";
 import { resolveClaudeExecutable } from "./claude/executable.js";
 import { startSdkQuery } from "./claude/sdk-query.js";
+import { sdkTranscripts } from "./claude/transcripts.js";
 import { log } from "./logger.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
 
@@ -40,6 +41,7 @@ function main(argv: readonly string[]): void {
 
   const app = createAgent({
     startQuery: startSdkQuery,
+    transcripts: sdkTranscripts,
     resolveExecutable: () => resolveClaudeExecutable(process.env),
     env: process.env,
   });

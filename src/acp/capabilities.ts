@@ -17,10 +17,18 @@ export const AGENT_INFO: Implementation = {
 
 /** Only what this agent really supports; each entry is proven by a test. */
 export const AGENT_CAPABILITIES: AgentCapabilities = {
-  loadSession: false,
+  loadSession: true,
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
-  sessionCapabilities: {},
+  sessionCapabilities: {
+    list: {},
+    delete: {},
+    resume: {},
+    close: {},
+    additionalDirectories: {},
+    // Unstable in ACP; clients that do not know it ignore it.
+    ...({ fork: {} } as object),
+  },
 };
 
 /** We speak v1; a client asking for any other version gets our latest, per the spec. */

@@ -7,6 +7,7 @@ import type {
   SessionModeState,
 } from "@agentclientprotocol/sdk";
 import type { SessionClient } from "../acp/session-client.js";
+import type { ClaudeTranscripts } from "../claude/transcripts.js";
 import type {
   ClaudeInitialization,
   ClaudeQuery,
@@ -41,6 +42,7 @@ import { StreamTranslator } from "./stream.js";
 import { ToolCallTracker } from "./tool-calls.js";
 import { toPromptResponse, Turn } from "./turn.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
+import { producedTitle } from "./history.js";
 
 type SDKSystemMessage = Extract<SDKMessage, { type: "system" }>;
 
@@ -62,7 +64,11 @@ export interface SessionOptions {
   executable: string;
   env: NodeJS.ProcessEnv;
   mcpServers: Record<string, McpServerConfig>;
+  additionalDirectories: readonly string[];
   settings: AdapterSettings;
+  transcripts: ClaudeTranscripts;
+  /** Continue this saved Claude conversation (session/load, resume, fork) instead of a new one. */
+  resume?: string;
 }
 
 /** Why a tool call still open at the end of a turn is closed (conventions.md). */
@@ -96,11 +102,14 @@ export class Session {
   private configuration: SessionConfiguration | undefined;
   private initialization: ClaudeInitialization | undefined;
   private claudeCapabilities: readonly string[] = [];
+  /** The last title published with session_info_update. */
+  private title: string | undefined;
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.id;
     this.cwd = options.cwd;
-    this.claudeSessionId = options.id;
+    this.claudeSessionId = options.resume ?? options.id;
+    this.hasTranscript = options.resume !== undefined;
     this.planFile = new PlanFileTracker(plansDirectory(options.env));
     const context = { cwd: options.cwd };
     this.stream = new StreamTranslator(options.client, this.tools, context);
@@ -110,7 +119,7 @@ export class Session {
       context,
       homeDir: options.env.HOME || homedir(),
       turnSignal: () => this.current?.abort.signal,
-      workingDirectories: () => [options.cwd],
+      workingDirectories: () => [options.cwd, ...options.additionalDirectories],
       planContext: () => ({
         availableModes: this.configuration?.availableModeIds() ?? new Set(),
         planText: this.current?.planText ?? "",
@@ -209,6 +218,38 @@ export class Session {
     return this.configuration;
   }
 
+  /**
+   * session/load: the whole saved conversation as updates, before the load is answered.
+   * Tool calls the transcript leaves without a result are closed, never left pending.
+   */
+  async replay(): Promise<void> {
+    const messages = await this.options.transcripts.messages(this.claudeSessionId, this.cwd);
+    for (const message of messages) await this.stream.replay(message);
+    for (const call of this.tools.open()) {
+      call.status = "failed";
+      await this.options.client.updateToolCall({
+        toolCallId: call.id,
+        status: "failed",
+        content: [{ type: "content", content: { type: "text", text: UNFINISHED.noResult } }],
+      });
+    }
+    this.stream.endTurn();
+  }
+
+  /** Publishes the title Claude Code gave the conversation, once it has one or a new one. */
+  private async publishTitle(): Promise<void> {
+    const info = await this.options.transcripts
+      .info(this.claudeSessionId, this.cwd)
+      .catch(() => undefined);
+    const title = producedTitle(info);
+    if (!title || title === this.title) return;
+    this.title = title;
+    await this.options.client.updateSessionInfo({
+      title,
+      updatedAt: new Date(info?.lastModified ?? Date.now()).toISOString(),
+    });
+  }
+
   /** Tells the client which slash commands it can offer. */
   async announceCommands(): Promise<void> {
     if (!this.initialization) return;
@@ -288,6 +329,7 @@ export class Session {
         ? { resume: this.claudeSessionId }
         : { sessionId: this.claudeSessionId }),
       mcpServers,
+      additionalDirectories: [...this.options.additionalDirectories],
       permissionMode: isPermissionMode(mode) ? mode : "default",
       ...(model ? { model } : {}),
       flagSettings: configuration?.flagSettings() ?? {},
@@ -363,6 +405,7 @@ export class Session {
     }
     await this.settle(turn, outcomeOfResult(result, turn));
     turn.finish();
+    void this.send(() => this.publishTitle());
   }
 
   private async handleSystem(message: SDKSystemMessage): Promise<void> {

@@ -27,6 +27,19 @@ function isRecord(value: unknown): value is ToolInput {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** One message of a saved conversation, as the transcript reader returns it. */
+export interface ReplayedMessage {
+  type: string;
+  message: unknown;
+  parent_tool_use_id: string | null;
+}
+
+/** Text Claude Code adds for the model only; not something the user wrote. */
+function isSystemReminder(text: string): boolean {
+  const trimmed = text.trim();
+  return trimmed.startsWith("<system-reminder>") && trimmed.endsWith("</system-reminder>");
+}
+
 /** A tool use whose input is still streaming. */
 interface StreamingToolUse {
   id: string;
@@ -218,6 +231,45 @@ export class StreamTranslator {
       call.status = update.status;
       await this.client.updateToolCall({ ...update, _meta: claudeCodeMeta(call) });
     }
+  }
+
+  /**
+   * A message of a saved conversation (session/load): user text and images become
+   * user chunks, the rest renders as it did live.
+   */
+  async replay(message: ReplayedMessage): Promise<void> {
+    if (message.type === "assistant") {
+      const assistant = message.message as SDKAssistantMessage["message"];
+      if (!assistant || !Array.isArray(assistant.content)) return;
+      for (const block of assistant.content) {
+        await this.handleAssistantBlock(block, assistant.id, false, message.parent_tool_use_id);
+      }
+      return;
+    }
+    if (message.type !== "user") return;
+    const user = message.message as SDKUserMessage["message"];
+    if (!user) return;
+    const content =
+      typeof user.content === "string"
+        ? [{ type: "text" as const, text: user.content }]
+        : user.content;
+    if (!Array.isArray(content)) return;
+    for (const block of content) {
+      if (block.type === "text" && !isSystemReminder(block.text)) {
+        await this.client.sendUserContent({ type: "text", text: block.text });
+      } else if (block.type === "image" && block.source.type === "base64") {
+        await this.client.sendUserContent({
+          type: "image",
+          data: block.source.data,
+          mimeType: block.source.media_type,
+        });
+      }
+    }
+    await this.handleUser({
+      type: "user",
+      message: user,
+      parent_tool_use_id: message.parent_tool_use_id,
+    });
   }
 
   /** First sight of a tool use: announce it as pending (plan tools become plan updates instead). */

@@ -40,7 +40,20 @@ describe("initialize", () => {
     });
     expect(response.protocolVersion).toBe(1);
     expect(response.agentInfo?.name).toBe("claude-agent-acp");
-    expect(response.agentCapabilities?.loadSession).toBe(false);
+    // Only what works: every capability here is exercised by a test.
+    expect(response.agentCapabilities).toEqual({
+      loadSession: true,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: true },
+      sessionCapabilities: {
+        list: {},
+        delete: {},
+        resume: {},
+        close: {},
+        additionalDirectories: {},
+        fork: {},
+      },
+    });
   });
 
   it("answers an unsupported protocol version with its latest version", async () => {

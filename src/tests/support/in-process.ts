@@ -14,6 +14,8 @@ import {
 } from "@agentclientprotocol/sdk";
 import { createAgent } from "../../agent.js";
 import type { StartClaudeQuery } from "../../claude/query.js";
+import type { ClaudeTranscripts } from "../../claude/transcripts.js";
+import { fakeTranscripts } from "./fake-transcripts.js";
 
 export type PermissionHandler = (
   request: RequestPermissionRequest,
@@ -36,6 +38,7 @@ export interface InProcessOptions {
   clientCapabilities?: ClientCapabilities;
   onPermission?: PermissionHandler;
   onElicitation?: ElicitationHandler;
+  transcripts?: ClaudeTranscripts;
   /** The agent's environment (HOME, CLAUDE_CONFIG_DIR, IS_SANDBOX...). */
   env?: NodeJS.ProcessEnv;
 }
@@ -68,6 +71,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
     options.onPermission ?? (() => ({ outcome: { outcome: "cancelled" } }));
   const agentApp = createAgent({
     startQuery: options.startQuery,
+    transcripts: options.transcripts ?? fakeTranscripts(),
     resolveExecutable: () => "/fake/claude",
     env: options.env ?? isolatedEnv(),
   });

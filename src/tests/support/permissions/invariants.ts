@@ -14,7 +14,9 @@ export class InvariantError extends Error {}
 
 function check(condition: boolean, message: string, detail?: unknown): asserts condition {
   if (!condition) {
-    throw new InvariantError(`${message}${detail === undefined ? "" : `: ${JSON.stringify(detail)}`}`);
+    throw new InvariantError(
+      `${message}${detail === undefined ? "" : `: ${JSON.stringify(detail)}`}`,
+    );
   }
 }
 
@@ -117,7 +119,12 @@ export function generatedEffects(ask: PermissionAsk): PermissionUpdate[][] {
         ]
       : [];
   }
-  if (SHELL.has(tool) || READ.has(tool) || NO_DURABLE.has(tool) || tool === "SandboxNetworkAccess") {
+  if (
+    SHELL.has(tool) ||
+    READ.has(tool) ||
+    NO_DURABLE.has(tool) ||
+    tool === "SandboxNetworkAccess"
+  ) {
     return [];
   }
   if (tool.startsWith("mcp__")) return [];
@@ -150,7 +157,11 @@ function withSlash(dir: string): string {
 }
 
 /** The durable option's label states the values and lifetime of the snapshot it applies. */
-function checkSnapshotLabel(ask: PermissionAsk, label: string, bundle: readonly PermissionUpdate[]): void {
+function checkSnapshotLabel(
+  ask: PermissionAsk,
+  label: string,
+  bundle: readonly PermissionUpdate[],
+): void {
   const tool = ask.toolName;
   const destinations = new Set(bundle.map((u) => u.destination));
   check(
@@ -166,19 +177,27 @@ function checkSnapshotLabel(ask: PermissionAsk, label: string, bundle: readonly 
     );
   }
   if (!destinations.has("localSettings")) {
-    check(!label.includes("from this project"), "a session-only effect does not claim the project", { label });
+    check(
+      !label.includes("from this project"),
+      "a session-only effect does not claim the project",
+      { label },
+    );
   }
 
   if (SHELL.has(tool)) {
     for (const update of bundle) {
       check(
-        (update.type === "addRules" && update.behavior === "allow") || update.type === "addDirectories",
+        (update.type === "addRules" && update.behavior === "allow") ||
+          update.type === "addDirectories",
         "a shell bundle holds only allow rules and added directories",
         { bundle },
       );
       if (update.type === "addDirectories") {
         update.directories.forEach((dir) =>
-          check(label.includes(withSlash(dir)), "the label names every added directory", { dir, label }),
+          check(label.includes(withSlash(dir)), "the label names every added directory", {
+            dir,
+            label,
+          }),
         );
       }
       if (update.type === "addRules") {
@@ -186,12 +205,18 @@ function checkSnapshotLabel(ask: PermissionAsk, label: string, bundle: readonly 
           check(rule.ruleContent !== undefined, "a shell rule names what it allows", { rule });
           if (rule.toolName === "Read") {
             const dir = /^\/(\/.*)\/\*\*$/.exec(rule.ruleContent ?? "")?.[1];
-            check(dir !== undefined && label.includes(withSlash(resolve(dir))), "the label names every read path", {
-              rule,
-              label,
-            });
+            check(
+              dir !== undefined && label.includes(withSlash(resolve(dir))),
+              "the label names every read path",
+              {
+                rule,
+                label,
+              },
+            );
           } else {
-            check(rule.toolName === tool, "a shell bundle's command rules are for this shell", { rule });
+            check(rule.toolName === tool, "a shell bundle's command rules are for this shell", {
+              rule,
+            });
             const prefix = (rule.ruleContent ?? "").replace(/( \*|:\*)$/, "");
             check(prefix.trim() !== "", "a command rule names a command", { rule });
             check(
@@ -226,9 +251,18 @@ function checkSnapshotLabel(ask: PermissionAsk, label: string, bundle: readonly 
     const acceptEdits = bundle.some((u) => u.type === "setMode" && u.mode === "acceptEdits");
     const covered =
       dirs.some((dir) => within(path, dir)) ||
-      (EDIT.has(tool) && acceptEdits && dirs.length === 0 && ask.workingDirectories.some((d) => within(path, d)));
+      (EDIT.has(tool) &&
+        acceptEdits &&
+        dirs.length === 0 &&
+        ask.workingDirectories.some((d) => within(path, d)));
     check(covered, "filesystem grants only when covering the current path", { path, bundle });
-    dirs.forEach((dir) => check(label.includes(withSlash(resolve(dir))) || label.includes(withSlash(dir)), "the label names the directory", { dir, label }));
+    dirs.forEach((dir) =>
+      check(
+        label.includes(withSlash(resolve(dir))) || label.includes(withSlash(dir)),
+        "the label names the directory",
+        { dir, label },
+      ),
+    );
     return;
   }
   if (tool === "SandboxNetworkAccess") {
@@ -282,7 +316,11 @@ export function checkRequest(ask: PermissionAsk, choices: readonly PermissionCho
     check(STANDARD_IDS.has(option.optionId), "ids are standard option ids", option.optionId);
     const kindGroup = KIND_GROUP[option.kind];
     check(kindGroup !== undefined, "the option kind is a valid ACP kind", option.kind);
-    check(kindGroup >= group, "options are grouped allow_once, allow_always, then reject kinds", ids);
+    check(
+      kindGroup >= group,
+      "options are grouped allow_once, allow_always, then reject kinds",
+      ids,
+    );
     group = kindGroup;
     check(
       typeof option.name === "string" && option.name.trim() !== "" && !CONTROL.test(option.name),
@@ -291,10 +329,18 @@ export function checkRequest(ask: PermissionAsk, choices: readonly PermissionCho
     );
     switch (effect.type) {
       case "allowOnce":
-        check(option.kind === "allow_once" && option.optionId === OPTION_IDS.allowOnce, "allow-once", option);
+        check(
+          option.kind === "allow_once" && option.optionId === OPTION_IDS.allowOnce,
+          "allow-once",
+          option,
+        );
         break;
       case "reject":
-        check(option.kind === "reject_once" && option.optionId === OPTION_IDS.reject, "reject", option);
+        check(
+          option.kind === "reject_once" && option.optionId === OPTION_IDS.reject,
+          "reject",
+          option,
+        );
         break;
       case "exitPlan":
         check(ask.toolName === "ExitPlanMode", "only ExitPlanMode exits plan mode", ask.toolName);
@@ -308,10 +354,15 @@ export function checkRequest(ask: PermissionAsk, choices: readonly PermissionCho
         break;
       case "allowWithUpdates": {
         check(option.kind === "allow_always", "a durable effect is allow_always", option);
-        check(ask.persistentChoicesAllowed, "matchedAskRule suppresses every persistent choice", option);
+        check(
+          ask.persistentChoicesAllowed,
+          "matchedAskRule suppresses every persistent choice",
+          option,
+        );
         const updates = effect.updates as readonly PermissionUpdate[];
         const generated = generatedEffects(ask).some((rule) => isDeepStrictEqual(rule, updates));
-        const snapshot = ask.suggestions !== undefined && isDeepStrictEqual(updates, ask.suggestions);
+        const snapshot =
+          ask.suggestions !== undefined && isDeepStrictEqual(updates, ask.suggestions);
         check(
           generated || snapshot,
           "a durable effect is the labelled snapshot or the generated rule for that tool",
@@ -346,11 +397,19 @@ function checkExitPlan(ask: PermissionAsk, choices: readonly PermissionChoice[])
   const exits = choices.flatMap((c) => (c.effect.type === "exitPlan" ? [c.effect] : []));
   const keep = exits.filter((e) => e.mode !== "default" && !e.clearContext);
   const clear = exits.filter((e) => e.clearContext);
-  check(exits.filter((e) => e.mode === "default").length === 1, "ExitPlanMode always offers manual approval");
-  check(keep.length === (elevated ? 1 : 0), "one keep-context elevated choice, when a mode is available");
+  check(
+    exits.filter((e) => e.mode === "default").length === 1,
+    "ExitPlanMode always offers manual approval",
+  );
+  check(
+    keep.length === (elevated ? 1 : 0),
+    "one keep-context elevated choice, when a mode is available",
+  );
   check(
     clear.length === (elevated && ask.plan.planText.trim() !== "" ? 1 : 0),
     "one clear-context choice, only with a non-empty plan",
   );
-  [...keep, ...clear].forEach((e) => check(e.mode === elevated, "auto > bypassPermissions > acceptEdits", e));
+  [...keep, ...clear].forEach((e) =>
+    check(e.mode === elevated, "auto > bypassPermissions > acceptEdits", e),
+  );
 }

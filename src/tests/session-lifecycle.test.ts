@@ -1,0 +1,299 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { methods, RequestError, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ClaudeTranscriptMessage } from "../claude/transcripts.js";
+import { LIST_PAGE_SIZE } from "../session/history.js";
+import { fakeClaude, result, streamedText } from "./support/fake-claude.js";
+import { FakeTranscripts } from "./support/fake-transcripts.js";
+import { connectInProcess } from "./support/in-process.js";
+
+let cleanup: Array<() => void> = [];
+afterEach(() => {
+  cleanup.forEach((fn) => fn());
+  cleanup = [];
+});
+
+const SAVED = "11111111-1111-4111-8111-111111111111";
+
+function transcriptMessage(type: "user" | "assistant", message: unknown): ClaudeTranscriptMessage {
+  return {
+    type,
+    uuid: `u-${Math.random()}`,
+    session_id: SAVED,
+    message,
+    parent_tool_use_id: null,
+    parent_agent_id: null,
+  };
+}
+
+const CONVERSATION: ClaudeTranscriptMessage[] = [
+  transcriptMessage("user", { role: "user", content: [{ type: "text", text: "run the tests" }] }),
+  transcriptMessage("assistant", {
+    id: "msg_a",
+    role: "assistant",
+    content: [
+      { type: "thinking", thinking: "Let me run them." },
+      { type: "text", text: "Running npm test." },
+      { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "npm test" } },
+    ],
+  }),
+  transcriptMessage("user", {
+    role: "user",
+    content: [
+      { type: "tool_result", tool_use_id: "toolu_1", content: "all passed", is_error: false },
+    ],
+  }),
+  transcriptMessage("assistant", {
+    id: "msg_b",
+    role: "assistant",
+    content: [
+      {
+        type: "tool_use",
+        id: "toolu_2",
+        name: "TodoWrite",
+        input: { todos: [{ content: "ship", status: "pending", activeForm: "shipping" }] },
+      },
+      {
+        type: "tool_use",
+        id: "toolu_3",
+        name: "Read",
+        input: { file_path: "/x/never-answered.txt" },
+      },
+    ],
+  }),
+];
+
+async function setup() {
+  const cwd = mkdtempSync(join(tmpdir(), "acp-lifecycle-"));
+  const transcripts = new FakeTranscripts();
+  transcripts.add(
+    { sessionId: SAVED, cwd, summary: "run the tests", lastModified: 1_000 },
+    CONVERSATION,
+  );
+  const claude = fakeClaude();
+  const harness = await connectInProcess({ startQuery: claude.startQuery, transcripts });
+  cleanup.push(() => harness.close());
+  return { ...harness, claude, transcripts, cwd };
+}
+
+function rpcCode(error: unknown): number {
+  expect(error).toBeInstanceOf(RequestError);
+  return (error as RequestError).code;
+}
+
+function updatesOf(updates: { sessionId: string; update: SessionUpdate }[], sessionId: string) {
+  return updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
+}
+
+describe("session/load", () => {
+  it("replays the whole conversation as session/update before it answers, then continues it", async () => {
+    const { agent, claude, cwd, updates } = await setup();
+    const response = await agent.request(methods.agent.session.load, {
+      sessionId: SAVED,
+      cwd,
+      mcpServers: [],
+    });
+    const replayed = updatesOf(updates, SAVED).filter(
+      (u) => u.sessionUpdate !== "available_commands_update",
+    );
+    expect(replayed.map((u) => u.sessionUpdate)).toEqual([
+      "user_message_chunk",
+      "agent_thought_chunk",
+      "agent_message_chunk",
+      "tool_call",
+      "tool_call_update",
+      "plan",
+      "tool_call",
+      "tool_call_update",
+    ]);
+    expect(replayed[0]).toMatchObject({ content: { type: "text", text: "run the tests" } });
+    expect(replayed[4]).toMatchObject({ toolCallId: "toolu_1", status: "completed" });
+    expect(replayed[5]).toMatchObject({ entries: [{ content: "ship", status: "pending" }] });
+    // A tool call the transcript leaves without a result is closed, never left pending.
+    expect(replayed[7]).toMatchObject({ toolCallId: "toolu_3", status: "failed" });
+    expect(response.modes?.currentModeId).toBe("default");
+    // The session continues the saved conversation.
+    const query = claude.started.at(-1)!;
+    expect(query.options.resume).toBe(SAVED);
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId: SAVED,
+      prompt: [{ type: "text", text: "again" }],
+    });
+    await query.waitForSent(1);
+    query.emit(...streamedText("m", "ok"), result());
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
+  });
+
+  it("an unknown session id gets resource not found and starts nothing", async () => {
+    const { agent, claude, cwd } = await setup();
+    const error = await agent
+      .request(methods.agent.session.load, {
+        sessionId: "22222222-2222-4222-8222-222222222222",
+        cwd,
+        mcpServers: [],
+      })
+      .catch((e: unknown) => e);
+    expect(rpcCode(error)).toBe(-32002);
+    expect(claude.started).toHaveLength(0);
+  });
+
+  it("a relative or missing cwd gets invalid params", async () => {
+    const { agent, cwd } = await setup();
+    for (const bad of ["relative", join(cwd, "missing")]) {
+      const error = await agent
+        .request(methods.agent.session.load, { sessionId: SAVED, cwd: bad, mcpServers: [] })
+        .catch((e: unknown) => e);
+      expect(rpcCode(error)).toBe(-32602);
+    }
+  });
+});
+
+describe("session/resume", () => {
+  it("continues the conversation without replaying it", async () => {
+    const { agent, claude, cwd, updates } = await setup();
+    await agent.request(methods.agent.session.resume, { sessionId: SAVED, cwd });
+    expect(
+      updatesOf(updates, SAVED).filter((u) => u.sessionUpdate !== "available_commands_update"),
+    ).toEqual([]);
+    expect(claude.started.at(-1)!.options.resume).toBe(SAVED);
+  });
+
+  it("additionalDirectories reach Claude", async () => {
+    const { agent, claude, cwd } = await setup();
+    const extra = mkdtempSync(join(tmpdir(), "acp-extra-"));
+    await agent.request(methods.agent.session.resume, {
+      sessionId: SAVED,
+      cwd,
+      additionalDirectories: [extra],
+    });
+    expect(claude.started.at(-1)!.options.additionalDirectories).toEqual([extra]);
+  });
+});
+
+describe("session/list", () => {
+  it("lists saved sessions of a cwd with cleaned titles and updatedAt", async () => {
+    const { agent, transcripts, cwd } = await setup();
+    transcripts.add({ sessionId: "other", cwd: "/elsewhere", summary: "x", lastModified: 5 });
+    transcripts.add({
+      sessionId: "titled",
+      cwd,
+      customTitle: "Fix \u001b[31mthe\u0007 bug\n now",
+      summary: "s",
+      lastModified: 2_000,
+    });
+    const response = await agent.request(methods.agent.session.list, { cwd });
+    expect(response.sessions).toEqual([
+      {
+        sessionId: "titled",
+        cwd,
+        title: "Fix the bug now",
+        updatedAt: new Date(2_000).toISOString(),
+      },
+      { sessionId: SAVED, cwd, title: "run the tests", updatedAt: new Date(1_000).toISOString() },
+    ]);
+  });
+
+  it("paginates with an opaque cursor", async () => {
+    const { agent, transcripts, cwd } = await setup();
+    for (let i = 0; i < LIST_PAGE_SIZE + 5; i++) {
+      transcripts.add({ sessionId: `s-${i}`, cwd, summary: `s${i}`, lastModified: 10_000 + i });
+    }
+    const first = await agent.request(methods.agent.session.list, { cwd });
+    expect(first.sessions).toHaveLength(LIST_PAGE_SIZE);
+    expect(first.nextCursor).toBeTruthy();
+    const second = await agent.request(methods.agent.session.list, {
+      cwd,
+      cursor: first.nextCursor!,
+    });
+    expect(second.sessions).toHaveLength(6);
+    expect(second.nextCursor).toBeUndefined();
+    const ids = new Set([...first.sessions, ...second.sessions].map((s) => s.sessionId));
+    expect(ids.size).toBe(LIST_PAGE_SIZE + 6);
+  });
+
+  it("a malformed cursor gets invalid params", async () => {
+    const { agent, cwd } = await setup();
+    const error = await agent
+      .request(methods.agent.session.list, { cwd, cursor: "%%%" })
+      .catch((e: unknown) => e);
+    expect(rpcCode(error)).toBe(-32602);
+  });
+});
+
+describe("session/close", () => {
+  it("cancels running work as session/cancel would, ends the Claude process, and closing twice is harmless", async () => {
+    const { agent, claude, cwd } = await setup();
+    const { sessionId } = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+    const query = claude.started.at(-1)!;
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await query.waitForSent(1);
+    await agent.request(methods.agent.session.close, { sessionId });
+    expect(await prompt).toMatchObject({ stopReason: "cancelled" });
+    expect(query.closed).toBe(true);
+    await agent.request(methods.agent.session.close, { sessionId });
+    const error = await agent
+      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "x" }] })
+      .catch((e: unknown) => e);
+    expect(rpcCode(error)).toBe(-32002);
+  });
+});
+
+describe("session/delete", () => {
+  it("closes the session and deletes its saved conversation", async () => {
+    const { agent, transcripts, cwd } = await setup();
+    await agent.request(methods.agent.session.resume, { sessionId: SAVED, cwd });
+    await agent.request(methods.agent.session.delete, { sessionId: SAVED });
+    expect(transcripts.sessions.has(SAVED)).toBe(false);
+  });
+
+  it("an unknown session deletes nothing (resource not found, which SDK clients read as done)", async () => {
+    const { agent, transcripts } = await setup();
+    // The ACP SDK client resolves -32002 for delete as idempotent success; the wire
+    // code itself is pinned by the end-to-end tests.
+    await expect(
+      agent.request(methods.agent.session.delete, { sessionId: "nope" }),
+    ).resolves.toEqual({});
+    expect(transcripts.sessions.has(SAVED)).toBe(true);
+  });
+});
+
+describe("session/fork", () => {
+  it("copies the saved conversation into a new session that continues it", async () => {
+    const { agent, claude, transcripts, cwd } = await setup();
+    const response = await agent.request<{ sessionId: string }>("session/fork", {
+      sessionId: SAVED,
+      cwd,
+    });
+    expect(response.sessionId).not.toBe(SAVED);
+    expect(transcripts.sessions.has(response.sessionId)).toBe(true);
+    expect(claude.started.at(-1)!.options.resume).toBe(response.sessionId);
+  });
+});
+
+describe("failures leave nothing half-created", () => {
+  it("a Claude process that fails to start is closed and the session is not registered", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "acp-fail-"));
+    const claude = fakeClaude();
+    const started = claude.startQuery;
+    const queries: Array<ReturnType<typeof started>> = [];
+    const harness = await connectInProcess({
+      startQuery: (options) => {
+        const query = started(options);
+        queries.push(query);
+        query.initialization = () => Promise.reject(new Error("Claude Code failed to start"));
+        return query;
+      },
+    });
+    cleanup.push(() => harness.close());
+    const error = await harness.agent
+      .request(methods.agent.session.new, { cwd, mcpServers: [] })
+      .catch((e: unknown) => e);
+    expect(rpcCode(error)).toBe(-32603);
+    expect(claude.started[0]!.closed).toBe(true);
+  });
+});

@@ -1,0 +1,67 @@
+import type {
+  ClaudeSessionInfo,
+  ClaudeTranscriptMessage,
+  ClaudeTranscripts,
+} from "../../claude/transcripts.js";
+
+/** In-memory saved conversations, for in-process tests. */
+export class FakeTranscripts implements ClaudeTranscripts {
+  readonly sessions = new Map<
+    string,
+    { info: ClaudeSessionInfo; messages: ClaudeTranscriptMessage[] }
+  >();
+  forks = 0;
+
+  add(
+    info: Partial<ClaudeSessionInfo> & { sessionId: string },
+    messages: ClaudeTranscriptMessage[] = [],
+  ): void {
+    this.sessions.set(info.sessionId, {
+      info: { summary: "", lastModified: Date.now(), ...info },
+      messages,
+    });
+  }
+
+  list({
+    dir,
+    limit,
+    offset,
+  }: {
+    dir?: string;
+    limit: number;
+    offset: number;
+  }): Promise<ClaudeSessionInfo[]> {
+    const all = [...this.sessions.values()]
+      .map((s) => s.info)
+      .filter((info) => !dir || info.cwd === dir)
+      .sort((a, b) => b.lastModified - a.lastModified);
+    return Promise.resolve(all.slice(offset, offset + limit));
+  }
+
+  info(sessionId: string, dir?: string): Promise<ClaudeSessionInfo | undefined> {
+    const info = this.sessions.get(sessionId)?.info;
+    return Promise.resolve(info && (!dir || info.cwd === dir) ? info : undefined);
+  }
+
+  messages(sessionId: string): Promise<ClaudeTranscriptMessage[]> {
+    return Promise.resolve(this.sessions.get(sessionId)?.messages ?? []);
+  }
+
+  fork(sessionId: string): Promise<string> {
+    const source = this.sessions.get(sessionId);
+    if (!source) return Promise.reject(new Error(`not found: ${sessionId}`));
+    const forkId = `00000000-0000-4000-9000-${String(++this.forks).padStart(12, "0")}`;
+    this.add({ ...source.info, sessionId: forkId }, [...source.messages]);
+    return Promise.resolve(forkId);
+  }
+
+  delete(sessionId: string): Promise<void> {
+    if (!this.sessions.delete(sessionId))
+      return Promise.reject(new Error(`not found: ${sessionId}`));
+    return Promise.resolve();
+  }
+}
+
+export function fakeTranscripts(): FakeTranscripts {
+  return new FakeTranscripts();
+}
