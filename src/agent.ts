@@ -17,7 +17,9 @@ import { forkSessionParams, FORK_METHOD } from "./acp/fork.js";
 import { SessionClient } from "./acp/session-client.js";
 import type { StartClaudeQuery } from "./claude/query.js";
 import type { ClaudeTranscripts } from "./claude/transcripts.js";
-import { InvalidParamsError, SessionNotFoundError } from "./errors.js";
+import { LOGIN_METHOD_ID } from "./acp/auth.js";
+import { claudeLoggedIn, claudeLogout } from "./claude/auth-commands.js";
+import { AuthRequiredError, InvalidParamsError, SessionNotFoundError } from "./errors.js";
 import { log } from "./logger.js";
 import { decodeCursor, encodeCursor, LIST_PAGE_SIZE, sessionInfo } from "./session/history.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
@@ -234,6 +236,27 @@ export function createAgent(deps: AgentDependencies): AgentApp {
           .require(params.sessionId)
           .setConfigOption(params.configId, params.value),
       })),
+    )
+    .onRequest(
+      methods.agent.authenticate,
+      withRequestErrors(async ({ params }) => {
+        if (params.methodId !== LOGIN_METHOD_ID) {
+          throw new InvalidParamsError(`Unknown auth method "${params.methodId}".`, {
+            methodId: params.methodId,
+          });
+        }
+        if (!(await claudeLoggedIn(deps.resolveExecutable(), deps.env))) {
+          throw new AuthRequiredError("Claude Code is not logged in yet.");
+        }
+        return {};
+      }),
+    )
+    .onRequest(
+      methods.agent.logout,
+      withRequestErrors(async () => {
+        await claudeLogout(deps.resolveExecutable(), deps.env);
+        return {};
+      }),
     )
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.find(params.sessionId)?.cancel();

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { LOGIN_ARGUMENT } from "./acp/auth.js";
 import { createAgent } from "./agent.js";
+import { claudeLoginInTerminal } from "./claude/auth-commands.js";
 import { resolveClaudeExecutable } from "./claude/executable.js";
 import { startSdkQuery } from "./claude/sdk-query.js";
 import { sdkTranscripts } from "./claude/transcripts.js";
@@ -11,10 +13,13 @@ import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
 const HELP = `${PACKAGE_NAME} ${PACKAGE_VERSION}
 Serves Claude Code to any ACP (Agent Client Protocol) client over stdio.
 
-Usage: claude-agent-acp [--help] [--version]
+Usage: claude-agent-acp [--help] [--version] [--login]
 
 Speaks ACP v1 as newline-delimited JSON-RPC on stdin/stdout; logs go to stderr.
 Start it from an ACP client such as Zed (see README.md).
+
+  --login     run Claude Code's own login in this terminal, then exit
+              (ACP clients with terminal auth do this for you)
 
 Environment:
   ANTHROPIC_API_KEY        API key for Claude Code (or log in with Claude Code)
@@ -32,6 +37,10 @@ function main(argv: readonly string[]): void {
     }
     if (arg === "--version" || arg === "-v") {
       process.stdout.write(`${PACKAGE_VERSION}\n`);
+      return;
+    }
+    if (arg === LOGIN_ARGUMENT) {
+      void login();
       return;
     }
     process.stderr.write(`Unknown argument: ${arg}\n\n${HELP}`);
@@ -58,6 +67,15 @@ function main(argv: readonly string[]): void {
     // The client is gone: children were closed with the sessions; leave promptly.
     setTimeout(() => process.exit(0), 200).unref();
   });
+}
+
+async function login(): Promise<void> {
+  try {
+    process.exitCode = await claudeLoginInTerminal(resolveClaudeExecutable(process.env), process.env);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
 }
 
 main(process.argv.slice(2));

@@ -5,6 +5,7 @@ import {
   type InitializeRequest,
   type InitializeResponse,
 } from "@agentclientprotocol/sdk";
+import { authMethods } from "./auth.js";
 import { MCP_CAPABILITIES } from "../session/mcp-servers.js";
 import { PROMPT_CAPABILITIES } from "../session/prompt.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version.js";
@@ -20,6 +21,7 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
   loadSession: true,
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
+  auth: { logout: {} },
   sessionCapabilities: {
     list: {},
     delete: {},
@@ -40,7 +42,7 @@ export function initializeResponse(request: InitializeRequest): InitializeRespon
   return {
     protocolVersion: negotiateProtocolVersion(request.protocolVersion),
     agentCapabilities: AGENT_CAPABILITIES,
-    authMethods: [],
+    authMethods: authMethods(request.clientCapabilities ?? {}),
     agentInfo: AGENT_INFO,
   };
 }

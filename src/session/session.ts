@@ -53,6 +53,9 @@ export const STOP_TIMEOUT_MS = 10_000;
 /** How long Claude Code may take to start. */
 export const START_TIMEOUT_MS = 60_000;
 
+/** The model name Claude Code gives the messages it makes up itself (API errors). */
+const SYNTHETIC_MODEL = "<synthetic>";
+
 /** Claude Code's capability for reporting how a question went unanswered. */
 const UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1";
 
@@ -380,6 +383,9 @@ export class Session {
     if (!turn || turn.isSettled) return;
     if (message.type === "assistant" && !message.parent_tool_use_id) {
       if (message.error) turn.apiError = message.error;
+      // Claude Code's synthetic error message: the error reaches the client as the
+      // prompt's JSON-RPC error, not as words from Claude.
+      if (message.error && message.message.model === SYNTHETIC_MODEL) return;
       for (const block of message.message.content) {
         if (block.type === "tool_use" && typeof block.input === "object" && block.input) {
           this.planFile.observe(block.name, block.input as Record<string, unknown>);

@@ -39,6 +39,8 @@ export interface InProcessOptions {
   onPermission?: PermissionHandler;
   onElicitation?: ElicitationHandler;
   transcripts?: ClaudeTranscripts;
+  /** The Claude Code executable (a stand-in script for auth tests). */
+  executable?: string;
   /** The agent's environment (HOME, CLAUDE_CONFIG_DIR, IS_SANDBOX...). */
   env?: NodeJS.ProcessEnv;
 }
@@ -72,7 +74,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
   const agentApp = createAgent({
     startQuery: options.startQuery,
     transcripts: options.transcripts ?? fakeTranscripts(),
-    resolveExecutable: () => "/fake/claude",
+    resolveExecutable: () => options.executable ?? "/fake/claude",
     env: options.env ?? isolatedEnv(),
   });
   const clientApp = client({ name: "test-client" })
