@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { isAbsolute } from "node:path";
 import {
   agent,
@@ -14,14 +15,15 @@ import {
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import { forkSessionParams, FORK_METHOD } from "./acp/fork.js";
-import { SessionClient } from "./acp/session-client.js";
-import type { StartClaudeQuery } from "./claude/query.js";
+import { SessionClient, supportsFormElicitation } from "./acp/session-client.js";
+import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
 import type { ClaudeTranscripts } from "./claude/transcripts.js";
 import { LOGIN_METHOD_ID } from "./acp/auth.js";
 import { claudeLoggedIn, claudeLogout } from "./claude/auth-commands.js";
 import { AuthRequiredError, InvalidParamsError, SessionNotFoundError } from "./errors.js";
 import { log } from "./logger.js";
 import { decodeCursor, encodeCursor, LIST_PAGE_SIZE, sessionInfo } from "./session/history.js";
+import { hostQueryOptions } from "./session/claude-env.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
 import { SessionRegistry } from "./session/registry.js";
 import { Session } from "./session/session.js";
@@ -36,6 +38,18 @@ export interface AgentDependencies {
   resolveExecutable: () => string;
   /** Environment of the Claude Code processes. */
   env: NodeJS.ProcessEnv;
+  /** Prepares a Claude Code process for the next session/new (a prewarmed spare). */
+  warmUp?: (template: ClaudeQueryOptions) => void;
+}
+
+/** Idle Claude processes are closed after this long unless CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS says otherwise. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60_000;
+
+function idleTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS);
+  return env.CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS !== undefined && Number.isFinite(value) && value >= 0
+    ? value
+    : DEFAULT_IDLE_TIMEOUT_MS;
 }
 
 /** A directory the session works in: an absolute path to an existing directory. */
@@ -92,6 +106,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       mcpServers,
       additionalDirectories,
       settings: await loadAdapterSettings(params.cwd, deps.env),
+      idleTimeoutMs: idleTimeoutMs(deps.env),
       ...(options.resume ? { resume: options.resume } : {}),
     });
     try {
@@ -102,7 +117,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       throw error;
     }
     sessions.add(session);
-    closed.delete(id);
+    closed.delete(session.id);
     // After the response, so the client knows the session the commands belong to.
     setTimeout(() => void session.announceCommands().catch(() => undefined), 0);
     return session;
@@ -112,6 +127,26 @@ export function createAgent(deps: AgentDependencies): AgentApp {
   async function requireTranscript(sessionId: string, cwd: string): Promise<void> {
     await requireDirectory(cwd, "cwd");
     if (!(await deps.transcripts.info(sessionId, cwd))) throw new SessionNotFoundError(sessionId);
+  }
+
+  /** Starts a spare Claude Code process now that the client's capabilities are known. */
+  function warmUp(): void {
+    if (!deps.warmUp) return;
+    let executable: string;
+    try {
+      executable = deps.resolveExecutable();
+    } catch {
+      return; // session/new will report what to install
+    }
+    deps.warmUp({
+      ...hostQueryOptions({
+        executable,
+        env: deps.env,
+        supportsForms: supportsFormElicitation(clientCapabilities),
+      }),
+      cwd: homedir(),
+      canUseTool: () => Promise.resolve({ behavior: "deny", message: "unused" }),
+    });
   }
 
   const state = (session: Session) => ({
@@ -145,6 +180,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     })
     .onRequest(methods.agent.initialize, ({ params }) => {
       clientCapabilities = params.clientCapabilities ?? {};
+      warmUp();
       return initializeResponse(params);
     })
     .onRequest(

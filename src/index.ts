@@ -5,7 +5,7 @@ import { LOGIN_ARGUMENT } from "./acp/auth.js";
 import { createAgent } from "./agent.js";
 import { claudeLoginInTerminal } from "./claude/auth-commands.js";
 import { resolveClaudeExecutable } from "./claude/executable.js";
-import { startSdkQuery } from "./claude/sdk-query.js";
+import { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
 import { sdkTranscripts } from "./claude/transcripts.js";
 import { log } from "./logger.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
@@ -27,6 +27,10 @@ Environment:
   CLAUDE_CODE_EXECUTABLE   path of the claude binary (default: the one the SDK ships)
   CLAUDE_CONFIG_DIR        Claude Code's configuration directory (default: ~/.claude)
   CLAUDE_AGENT_ACP_LOG     log level on stderr: error | warn | info | debug (default: info)
+  CLAUDE_AGENT_ACP_PREWARM 0 turns off the prewarmed Claude Code process (default: on)
+  CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS
+                           close an idle session's Claude Code process after this many
+                           ms; the next prompt resumes it (default: 900000; 0: never)
 `;
 
 function main(argv: readonly string[]): void {
@@ -48,11 +52,16 @@ function main(argv: readonly string[]): void {
     return;
   }
 
+  // One prewarmed Claude Code process keeps session/new fast (CLAUDE_AGENT_ACP_PREWARM=0: off).
+  const spares = new SparePool(process.env.CLAUDE_AGENT_ACP_PREWARM !== "0");
   const app = createAgent({
-    startQuery: startSdkQuery,
+    startQuery: sdkQueryStarter(spares),
+    warmUp: (template) => spares.warm(template),
     transcripts: sdkTranscripts,
     resolveExecutable: () => resolveClaudeExecutable(process.env),
-    env: process.env,
+    // A snapshot: the Claude SDK writes to process.env later, and every session (and the
+    // spare) must see the same environment.
+    env: { ...process.env },
   });
   const stream = ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
@@ -61,6 +70,7 @@ function main(argv: readonly string[]): void {
   const connection = app.connect(stream);
   log.info(`${PACKAGE_NAME} ${PACKAGE_VERSION} ready on stdio`);
   const shutdown = (): void => connection.close();
+  void connection.closed.then(() => spares.close());
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
   void connection.closed.then(() => {
@@ -71,7 +81,10 @@ function main(argv: readonly string[]): void {
 
 async function login(): Promise<void> {
   try {
-    process.exitCode = await claudeLoginInTerminal(resolveClaudeExecutable(process.env), process.env);
+    process.exitCode = await claudeLoginInTerminal(
+      resolveClaudeExecutable(process.env),
+      process.env,
+    );
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

@@ -17,7 +17,8 @@ export function authMethods(capabilities: ClientCapabilities): AuthMethod[] {
       type: "terminal",
       id: LOGIN_METHOD_ID,
       name: "Log in with Claude Code",
-      description: "Sign in to your Anthropic account (Claude subscription or Console) in a terminal",
+      description:
+        "Sign in to your Anthropic account (Claude subscription or Console) in a terminal",
       args: [LOGIN_ARGUMENT],
     },
   ];

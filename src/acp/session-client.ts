@@ -16,6 +16,12 @@ import {
   type UsageUpdate,
 } from "@agentclientprotocol/sdk";
 
+/** Each elicitation mode must be present and non-null; `{}` alone advertises none. */
+export function supportsFormElicitation(capabilities: ClientCapabilities): boolean {
+  const form = capabilities.elicitation?.form;
+  return form !== undefined && form !== null;
+}
+
 /** `_meta` of an update, e.g. `{claudeCode: {parentToolUseId}}` for subagent traffic. */
 type Meta = Record<string, unknown>;
 
@@ -27,9 +33,18 @@ type Meta = Record<string, unknown>;
 export class SessionClient {
   constructor(
     private readonly client: AgentContext,
-    readonly sessionId: string,
+    private id: string,
     readonly capabilities: ClientCapabilities,
   ) {}
+
+  get sessionId(): string {
+    return this.id;
+  }
+
+  /** The session learned its final id (from Claude Code) before anything was sent. */
+  rebind(sessionId: string): void {
+    this.id = sessionId;
+  }
 
   private update(update: SessionUpdate): Promise<void> {
     return this.client.notify(methods.client.session.update, {
@@ -114,8 +129,7 @@ export class SessionClient {
 
   /** The client renders form elicitations (clientCapabilities.elicitation.form). */
   get supportsFormElicitation(): boolean {
-    const elicitation = this.capabilities.elicitation;
-    return !!elicitation && elicitation.form !== undefined && elicitation.form !== null;
+    return supportsFormElicitation(this.capabilities);
   }
 
   /**

@@ -14,6 +14,11 @@ import type {
  * adapter (sdk-query.ts) is the production implementation; tests script fakes.
  */
 export interface ClaudeQuery {
+  /**
+   * Claude's id of the conversation: the one asked for, or, for a process claimed from a
+   * prewarmed spare, the one Claude Code assigned.
+   */
+  readonly sessionId: Promise<string>;
   /** Everything Claude Code emits, in order. One consumer. Ends when the process ends. */
   readonly messages: AsyncIterable<SDKMessage>;
   /** Streams one user message into the conversation. */

@@ -1,4 +1,4 @@
-import { query, type Options } from "@anthropic-ai/claude-agent-sdk";
+import { query, type Options, type Query } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import type { ClaudeQuery, ClaudeQueryOptions } from "./query.js";
@@ -7,25 +7,19 @@ import type { SDKUserMessage } from "./types.js";
 /** Identifies this adapter in Claude Code's User-Agent. */
 const CLIENT_APP = "claude-agent-acp";
 
-export function sdkOptions(options: ClaudeQueryOptions): Options {
+/**
+ * The options a Claude Code process is started with and keeps for life (everything a
+ * prewarmed spare must agree on): executable, environment, tools, MCP servers, prompt.
+ */
+export function hostOptions(options: ClaudeQueryOptions, canUseTool = options.canUseTool): Options {
   return {
-    cwd: options.cwd,
-    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
-    ...(options.resume ? { resume: options.resume } : {}),
-    additionalDirectories: options.additionalDirectories ?? [],
     mcpServers: options.mcpServers ?? {},
     // Stdio/http/sse servers ride in the initialize request, not on the command line,
     // so their env and headers stay out of `ps`.
     mcpServersDelivery: "initialize",
-    permissionMode: options.permissionMode ?? "default",
-    ...(options.model ? { model: options.model } : {}),
-    ...(options.effort ? { effort: options.effort } : {}),
     disallowedTools: options.disallowedTools ?? [],
-    ...(options.flagSettings && Object.keys(options.flagSettings).length
-      ? { settings: options.flagSettings }
-      : {}),
     ...(options.allowBypass ? { allowDangerouslySkipPermissions: true } : {}),
-    canUseTool: options.canUseTool,
+    canUseTool,
     // Behave as Claude Code does in a terminal: its prompt, its settings files.
     systemPrompt: { type: "preset", preset: "claude_code" },
     settingSources: ["user", "project", "local"],
@@ -36,12 +30,32 @@ export function sdkOptions(options: ClaudeQueryOptions): Options {
   };
 }
 
-/** The production ClaudeQuery: one Claude Code process in streaming-input mode. */
-export function startSdkQuery(options: ClaudeQueryOptions): ClaudeQuery {
-  const input = new AsyncQueue<SDKUserMessage>();
-  const q = query({ prompt: input, options: sdkOptions(options) });
+/** Host options plus what belongs to one session. */
+export function sdkOptions(options: ClaudeQueryOptions): Options {
+  return {
+    ...hostOptions(options),
+    cwd: options.cwd,
+    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+    ...(options.resume ? { resume: options.resume } : {}),
+    additionalDirectories: options.additionalDirectories ?? [],
+    permissionMode: options.permissionMode ?? "default",
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.effort ? { effort: options.effort } : {}),
+    ...(options.flagSettings && Object.keys(options.flagSettings).length
+      ? { settings: options.flagSettings }
+      : {}),
+  };
+}
+
+/** A ClaudeQuery over one SDK Query and the input queue that feeds it. */
+export function wrapQuery(
+  q: Query,
+  input: AsyncQueue<SDKUserMessage>,
+  sessionId: Promise<string>,
+): ClaudeQuery {
   let closed = false;
   return {
+    sessionId,
     messages: q,
     send: (message) => input.push(message),
     interrupt: async () => {
@@ -63,4 +77,16 @@ export function startSdkQuery(options: ClaudeQueryOptions): ClaudeQuery {
       q.close();
     },
   };
+}
+
+/** A new Claude Code process in streaming-input mode. */
+export function startColdQuery(options: ClaudeQueryOptions): ClaudeQuery {
+  const input = new AsyncQueue<SDKUserMessage>();
+  const q = query({ prompt: input, options: sdkOptions(options) });
+  const id = options.resume ?? options.sessionId;
+  const sessionId = id
+    ? Promise.resolve(id)
+    : Promise.reject(new Error("a Claude query needs a session id or a session to resume"));
+  sessionId.catch(() => undefined);
+  return wrapQuery(q, input, sessionId);
 }

@@ -1,3 +1,7 @@
+import type { ClaudeQueryOptions } from "../claude/query.js";
+import type { McpServerConfig } from "../claude/types.js";
+import { processMayBypass } from "./modes.js";
+
 /** The tool Claude uses to ask the user questions. */
 export const QUESTION_TOOL = "AskUserQuestion";
 
@@ -8,4 +12,29 @@ export const QUESTION_TOOL = "AskUserQuestion";
  */
 export function claudeEnvironment(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
   return { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1", ...env };
+}
+
+/**
+ * What a Claude Code process is started with for this agent and client, the same for
+ * every session: a prewarmed spare is started with exactly these.
+ */
+export function hostQueryOptions(host: {
+  executable: string;
+  env: NodeJS.ProcessEnv;
+  /** The client renders form elicitations; without them Claude must never ask a question. */
+  supportsForms: boolean;
+  mcpServers?: Record<string, McpServerConfig>;
+}): Pick<
+  ClaudeQueryOptions,
+  "executable" | "env" | "disallowedTools" | "allowBypass" | "mcpServers"
+> {
+  return {
+    executable: host.executable,
+    env: claudeEnvironment(host.env),
+    disallowedTools: host.supportsForms ? [] : [QUESTION_TOOL],
+    // Lets a session enter bypassPermissions when the user picks it; settings that
+    // disable bypass are enforced by the session's mode list and by Claude Code.
+    allowBypass: processMayBypass(host.env, process.getuid?.()),
+    mcpServers: host.mcpServers ?? {},
+  };
 }

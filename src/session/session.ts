@@ -30,11 +30,11 @@ import { HANDOFF_DENIAL, implementPlanPrompt, type PlanHandoff } from "../plan/h
 import { PlanFileTracker, plansDirectory } from "../plan/plan-file.js";
 import { askQuestions } from "../questions/ask.js";
 import { TimeoutError, withTimeout } from "../util/timeout.js";
-import { claudeEnvironment, QUESTION_TOOL } from "./claude-env.js";
+import { hostQueryOptions } from "./claude-env.js";
 import { availableCommands } from "./commands.js";
 import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-options.js";
 import { SessionConfiguration } from "./configuration.js";
-import { isPermissionMode, isModeAvailable, processMayBypass } from "./modes.js";
+import { isPermissionMode, processMayBypass } from "./modes.js";
 import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
 import { promptToClaude } from "./prompt.js";
 import type { AdapterSettings } from "./settings.js";
@@ -70,6 +70,8 @@ export interface SessionOptions {
   additionalDirectories: readonly string[];
   settings: AdapterSettings;
   transcripts: ClaudeTranscripts;
+  /** An idle session's Claude process is closed after this long (0: never); the next prompt resumes it. */
+  idleTimeoutMs: number;
   /** Continue this saved Claude conversation (session/load, resume, fork) instead of a new one. */
   resume?: string;
 }
@@ -86,7 +88,7 @@ const UNFINISHED = {
  * time in arrival order; every Claude message is dispatched to the turn that owns it.
  */
 export class Session {
-  readonly id: string;
+  private sessionId: string;
   readonly cwd: string;
   private query: ClaudeQuery | undefined;
   /** Claude's own id of the current private conversation (a plan handoff starts a new one). */
@@ -107,9 +109,10 @@ export class Session {
   private claudeCapabilities: readonly string[] = [];
   /** The last title published with session_info_update. */
   private title: string | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SessionOptions) {
-    this.id = options.id;
+    this.sessionId = options.id;
     this.cwd = options.cwd;
     this.claudeSessionId = options.resume ?? options.id;
     this.hasTranscript = options.resume !== undefined;
@@ -147,6 +150,11 @@ export class Session {
     });
   }
 
+  /** The ACP session id: Claude's own id of the conversation. */
+  get id(): string {
+    return this.sessionId;
+  }
+
   get client(): SessionClient {
     return this.options.client;
   }
@@ -170,6 +178,14 @@ export class Session {
     );
     const query = this.startQuery(this.configuration.startMode(settings.defaultMode));
     try {
+      const claudeId = await withTimeout(query.sessionId, START_TIMEOUT_MS, "Claude Code start-up");
+      // A prewarmed process names the conversation itself; the session takes that name,
+      // so ACP ids and Claude's saved conversations always agree.
+      if (claudeId !== this.claudeSessionId && !this.options.resume) {
+        this.claudeSessionId = claudeId;
+        this.sessionId = claudeId;
+        this.options.client.rebind(claudeId);
+      }
       this.initialization = await withTimeout(
         query.initialization(),
         START_TIMEOUT_MS,
@@ -182,6 +198,7 @@ export class Session {
     }
     this.configuration.setModels(this.initialization.models);
     await this.adoptInitialSettings(query);
+    this.scheduleIdleClose();
     return this.initialization;
   }
 
@@ -267,6 +284,7 @@ export class Session {
     if (this.closed) throw new ClaudeProcessExitedError("The session is closed.");
     const turn = new Turn();
     this.queued.add(turn);
+    this.cancelIdleClose();
     const run = this.chain.then(() => this.runTurn(turn, content));
     this.chain = run.catch((error: unknown) => log.error("turn failed", error));
     return toPromptResponse(await turn.outcome, turn.usage);
@@ -287,6 +305,7 @@ export class Session {
   /** Cancels everything and ends the Claude process. Closing twice is harmless. */
   close(): void {
     if (this.closed) return;
+    this.cancelIdleClose();
     this.cancel();
     this.closed = true;
     const query = this.query;
@@ -317,31 +336,51 @@ export class Session {
     } finally {
       this.current = undefined;
       this.stream.endTurn();
+      this.scheduleIdleClose();
     }
+  }
+
+  /**
+   * An idle session gives its Claude process back after the idle time; the next prompt
+   * resumes the conversation from its transcript, in the same mode and model.
+   */
+  private scheduleIdleClose(): void {
+    this.cancelIdleClose();
+    const { idleTimeoutMs } = this.options;
+    if (idleTimeoutMs <= 0 || this.closed) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.current || this.queued.size || !this.query) return;
+      log.debug(`session ${this.id}: idle; closing its Claude Code process`);
+      this.restartQuery();
+    }, idleTimeoutMs);
+    this.idleTimer.unref();
+  }
+
+  private cancelIdleClose(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
   }
 
   private startQuery(mode: string): ClaudeQuery {
     const { cwd, executable, env, mcpServers, client } = this.options;
     const configuration = this.configuration;
-    const allowBypass =
-      !!configuration && isModeAvailable("bypassPermissions", configuration.conditions());
     const model = configuration?.claudeModel;
     const options: ClaudeQueryOptions = {
+      ...hostQueryOptions({
+        executable,
+        env,
+        supportsForms: client.supportsFormElicitation,
+        mcpServers,
+      }),
       cwd,
       ...(this.hasTranscript
         ? { resume: this.claudeSessionId }
         : { sessionId: this.claudeSessionId }),
-      mcpServers,
       additionalDirectories: [...this.options.additionalDirectories],
       permissionMode: isPermissionMode(mode) ? mode : "default",
       ...(model ? { model } : {}),
       flagSettings: configuration?.flagSettings() ?? {},
-      allowBypass,
-      // Without a form to answer it in, Claude must never ask a question.
-      disallowedTools: client.supportsFormElicitation ? [] : [QUESTION_TOOL],
       canUseTool: this.canUseTool,
-      executable,
-      env: claudeEnvironment(env),
     };
     const query = this.options.startQuery(options);
     this.query = query;

@@ -43,6 +43,7 @@ describe("initialize", () => {
     // Only what works: every capability here is exercised by a test.
     expect(response.agentCapabilities).toEqual({
       loadSession: true,
+      auth: { logout: {} },
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
       sessionCapabilities: {

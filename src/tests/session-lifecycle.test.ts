@@ -7,7 +7,7 @@ import type { ClaudeTranscriptMessage } from "../claude/transcripts.js";
 import { LIST_PAGE_SIZE } from "../session/history.js";
 import { fakeClaude, result, streamedText } from "./support/fake-claude.js";
 import { FakeTranscripts } from "./support/fake-transcripts.js";
-import { connectInProcess } from "./support/in-process.js";
+import { connectInProcess, isolatedEnv } from "./support/in-process.js";
 
 let cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -295,5 +295,95 @@ describe("failures leave nothing half-created", () => {
       .catch((e: unknown) => e);
     expect(rpcCode(error)).toBe(-32603);
     expect(claude.started[0]!.closed).toBe(true);
+  });
+});
+
+describe("a fast start and cheap idle sessions", () => {
+  it("a session started on a prewarmed process takes the conversation id Claude Code assigned", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "acp-spare-"));
+    const claude = fakeClaude();
+    const harness = await connectInProcess({
+      startQuery: (options) => {
+        const query = claude.startQuery(options);
+        // A claimed spare names the conversation itself.
+        Object.defineProperty(query, "sessionId", { value: Promise.resolve("claimed-by-claude") });
+        return query;
+      },
+    });
+    cleanup.push(() => harness.close());
+    const { sessionId } = await harness.agent.request(methods.agent.session.new, {
+      cwd,
+      mcpServers: [],
+    });
+    expect(sessionId).toBe("claimed-by-claude");
+    const query = claude.started[0]!;
+    const prompt = harness.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "hi" }],
+    });
+    await query.waitForSent(1);
+    query.emit(...streamedText("m", "hello"), result());
+    await prompt;
+    expect(harness.updates.every((n) => n.sessionId === sessionId)).toBe(true);
+  });
+
+  it("an idle session's Claude process is closed after the idle time and the next prompt resumes it", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "acp-idle-"));
+    const claude = fakeClaude();
+    const harness = await connectInProcess({
+      startQuery: claude.startQuery,
+      env: isolatedEnv({ CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS: "50" }),
+    });
+    cleanup.push(() => harness.close());
+    const { sessionId } = await harness.agent.request(methods.agent.session.new, {
+      cwd,
+      mcpServers: [],
+    });
+    const first = claude.started[0]!;
+    const prompt = harness.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "one" }],
+    });
+    await first.waitForSent(1);
+    first.emit(result());
+    await prompt;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(first.closed).toBe(true);
+    const restarted = claude.nextStart();
+    const next = harness.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "two" }],
+    });
+    const second = await restarted;
+    expect(second.options.resume).toBe(sessionId);
+    await second.waitForSent(1);
+    second.emit(result());
+    expect(await next).toMatchObject({ stopReason: "end_turn" });
+  });
+
+  it("after initialize the agent prepares a spare with the host options of this client", async () => {
+    const claude = fakeClaude();
+    const templates: Array<Record<string, unknown>> = [];
+    const { createAgent } = await import("../agent.js");
+    const { client } = await import("@agentclientprotocol/sdk");
+    const app = createAgent({
+      startQuery: claude.startQuery,
+      transcripts: new FakeTranscripts(),
+      resolveExecutable: () => "/fake/claude",
+      env: isolatedEnv(),
+      warmUp: (template) => templates.push({ ...template }),
+    });
+    const connection = client().connect(app);
+    cleanup.push(() => connection.close());
+    await connection.agent.request(methods.agent.initialize, {
+      protocolVersion: 1,
+      clientCapabilities: { elicitation: { form: {} } },
+    });
+    expect(templates).toHaveLength(1);
+    expect(templates[0]).toMatchObject({
+      executable: "/fake/claude",
+      disallowedTools: [],
+      mcpServers: {},
+    });
   });
 });

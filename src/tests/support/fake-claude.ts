@@ -24,10 +24,14 @@ export class FakeClaudeQuery implements ClaudeQuery {
   private failure: Error | undefined;
   private readonly sendWaiters: Array<() => void> = [];
 
+  readonly sessionId: Promise<string>;
+
   constructor(
     readonly options: ClaudeQueryOptions,
     private readonly init: ClaudeInitialization,
-  ) {}
+  ) {
+    this.sessionId = Promise.resolve(options.resume ?? options.sessionId ?? "fake-session-id");
+  }
 
   readonly messages: AsyncIterable<SDKMessage> = {
     [Symbol.asyncIterator]: () => ({

@@ -252,6 +252,8 @@ function agentEnv(
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CLAUDE_CODE_MAX_RETRIES: "0",
     CLAUDE_AGENT_ACP_LOG: "debug",
+    // One Claude process per session is enough for most tests; the spare has its own tests.
+    CLAUDE_AGENT_ACP_PREWARM: "0",
     [MARKER_VARIABLE]: marker,
     ...extra,
   };

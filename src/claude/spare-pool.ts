@@ -1,0 +1,196 @@
+import { prewarm, type SpareProcess } from "@anthropic-ai/claude-agent-sdk";
+import { log } from "../logger.js";
+import { AsyncQueue } from "../util/async-queue.js";
+import type { ClaudeQuery, ClaudeQueryOptions, StartClaudeQuery } from "./query.js";
+import { hostOptions, startColdQuery, wrapQuery } from "./sdk-query.js";
+import type { CanUseTool, PermissionResult, SDKMessage, SDKUserMessage } from "./types.js";
+
+/** How long a spare may take to start before it is given up. */
+const PREWARM_TIMEOUT_MS = 60_000;
+
+/**
+ * Everything a spare is fixed to at prewarm time. A session whose options differ in any
+ * of these must not use the spare (its tools, environment or servers would be wrong).
+ */
+export function hostKey(options: ClaudeQueryOptions): string {
+  const env = Object.entries(options.env)
+    .filter(([, value]) => value !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify({
+    executable: options.executable,
+    env,
+    disallowedTools: [...(options.disallowedTools ?? [])].sort(),
+    allowBypass: !!options.allowBypass,
+    mcpServers: options.mcpServers ?? {},
+  });
+}
+
+const NO_SESSION: PermissionResult = {
+  behavior: "deny",
+  message: "No session owns this Claude Code process yet.",
+};
+
+/** One parked Claude Code process and the session callback it will be bound to. */
+class Spare {
+  ready = false;
+  dead = false;
+  private process: SpareProcess | undefined;
+  /** The spare's permission callback forwards to the session that claims it. */
+  private owner: CanUseTool | undefined;
+
+  constructor(
+    readonly key: string,
+    template: ClaudeQueryOptions,
+  ) {
+    const canUseTool: CanUseTool = (name, input, context) =>
+      this.owner ? this.owner(name, input, context) : Promise.resolve(NO_SESSION);
+    prewarm({ options: hostOptions(template, canUseTool), initializeTimeoutMs: PREWARM_TIMEOUT_MS })
+      .then((process) => {
+        if (this.dead) {
+          process.close();
+          return;
+        }
+        this.process = process;
+        this.ready = true;
+        log.debug("spare: a prewarmed Claude Code process is ready");
+        void process.exited.then(() => {
+          this.ready = false;
+          this.dead = true;
+        });
+      })
+      .catch((error: unknown) => {
+        this.dead = true;
+        log.warn("could not prewarm a Claude Code process", error);
+      });
+  }
+
+  /** Binds the spare to a session; resolves its id once Claude Code accepts the claim. */
+  claim(options: ClaudeQueryOptions): ClaudeQuery {
+    const process = this.process!;
+    this.ready = false;
+    this.owner = options.canUseTool;
+    const input = new AsyncQueue<SDKUserMessage>();
+    const q = process.claim({
+      prompt: input,
+      options: {
+        cwd: options.cwd,
+        ...(options.additionalDirectories?.length
+          ? { additionalDirectories: options.additionalDirectories }
+          : {}),
+        ...(options.model ? { model: options.model } : {}),
+        ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+        ...(options.flagSettings && Object.keys(options.flagSettings).length
+          ? { settings: options.flagSettings }
+          : {}),
+      },
+    });
+    const sessionId = process.claimed.then(
+      (claimed) => claimed.sessionId,
+      (error: unknown) => {
+        // Only a refused model keeps the claim: the session runs, without that option.
+        const claim = (error as { claim?: { sessionId?: string } }).claim;
+        if (
+          error instanceof Error &&
+          error.message.startsWith("option_not_applied") &&
+          claim?.sessionId
+        ) {
+          log.warn(`claimed spare did not apply an option: ${error.message}`);
+          return claim.sessionId;
+        }
+        throw error;
+      },
+    );
+    return wrapQuery(q, input, sessionId);
+  }
+
+  discard(): void {
+    this.dead = true;
+    this.ready = false;
+    this.process?.close();
+  }
+}
+
+/**
+ * Keeps one prewarmed Claude Code process ready, so `session/new` does not wait for a
+ * process to start. A spare serves only a new session whose host options equal its own;
+ * after each claim a replacement is started.
+ */
+export class SparePool {
+  private spare: Spare | undefined;
+
+  constructor(private readonly enabled: boolean) {}
+
+  /** Makes sure a spare for these host options is starting or ready. */
+  warm(template: ClaudeQueryOptions): void {
+    if (!this.enabled) return;
+    const key = hostKey(template);
+    if (this.spare && this.spare.key === key && !this.spare.dead) return;
+    this.spare?.discard();
+    this.spare = new Spare(key, template);
+  }
+
+  /** A query from the ready spare, if it was started for exactly these options. */
+  take(options: ClaudeQueryOptions): ClaudeQuery | undefined {
+    const spare = this.spare;
+    if (!spare?.ready || options.resume) return undefined;
+    if (spare.key !== hostKey(options)) {
+      log.debug("spare: the prewarmed process does not match this session; starting a new one");
+      return undefined;
+    }
+    log.debug("spare: the session claims the prewarmed process");
+    this.spare = undefined;
+    const query = spare.claim(options);
+    // Replace it, after the claimed session has had its turn at the CPU.
+    setTimeout(() => this.warm(options), 0);
+    return query;
+  }
+
+  close(): void {
+    this.spare?.discard();
+    this.spare = undefined;
+  }
+}
+
+/**
+ * The production StartClaudeQuery: a claimed spare when one matches, else a new process.
+ * A claim Claude Code refuses falls back to a new process before anything was sent.
+ */
+export function sdkQueryStarter(pool: SparePool): StartClaudeQuery {
+  return (options) => {
+    const claimed = pool.take(options);
+    if (!claimed) {
+      pool.warm(options);
+      return startColdQuery(options);
+    }
+    return withColdFallback(claimed, () => startColdQuery(options));
+  };
+}
+
+/** Delegates to the claimed query, or to a cold one if the claim is refused. */
+function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): ClaudeQuery {
+  let active = claimed;
+  const decided: Promise<ClaudeQuery> = claimed.sessionId.then(
+    () => claimed,
+    (error: unknown) => {
+      log.info(`prewarmed process refused the session (${String(error)}); starting a new one`);
+      claimed.close();
+      active = cold();
+      return active;
+    },
+  );
+  return {
+    sessionId: decided.then((query) => query.sessionId),
+    messages: {
+      async *[Symbol.asyncIterator](): AsyncGenerator<SDKMessage> {
+        yield* (await decided).messages;
+      },
+    },
+    send: (message) => active.send(message),
+    interrupt: async () => (await decided).interrupt(),
+    setPermissionMode: async (mode) => (await decided).setPermissionMode(mode),
+    setModel: async (model) => (await decided).setModel(model),
+    applyFlagSettings: async (settings) => (await decided).applyFlagSettings(settings),
+    initialization: async () => (await decided).initialization(),
+    close: () => active.close(),
+  };
+}
