@@ -1,3 +1,4 @@
+import { cleanMultiline } from "../util/text.js";
 import {
   methods,
   type AgentContext,
@@ -62,14 +63,18 @@ export class SessionClient {
     });
   }
 
-  sendAgentText(text: string, messageId?: string, meta?: Meta): Promise<void> {
-    return this.sendAgentContent({ type: "text", text }, messageId, meta);
+  /** Claude's words, cleaned of escape sequences and control characters; nothing if empty. */
+  async sendAgentText(text: string, messageId?: string, meta?: Meta): Promise<void> {
+    const shown = cleanMultiline(text);
+    if (shown) await this.sendAgentContent({ type: "text", text: shown }, messageId, meta);
   }
 
-  sendAgentThought(text: string, messageId?: string, meta?: Meta): Promise<void> {
-    return this.update({
+  async sendAgentThought(text: string, messageId?: string, meta?: Meta): Promise<void> {
+    const shown = cleanMultiline(text);
+    if (!shown) return;
+    await this.update({
       sessionUpdate: "agent_thought_chunk",
-      content: { type: "text", text },
+      content: { type: "text", text: shown },
       ...(messageId ? { messageId } : {}),
       ...(meta ? { _meta: meta } : {}),
     });

@@ -6,6 +6,7 @@ import type {
   SDKUserMessage,
 } from "../claude/types.js";
 import { log } from "../logger.js";
+import { cleanMultiline } from "../util/text.js";
 import { partialToolInfo, type ToolContext, type ToolInput } from "../tools/index.js";
 import { toolResultUpdate } from "../tools/results.js";
 import { PLAN_TOOLS, planEntriesFromTodos, TaskPlan } from "../tools/todo.js";
@@ -256,7 +257,7 @@ export class StreamTranslator {
     if (!Array.isArray(content)) return;
     for (const block of content) {
       if (block.type === "text" && !isSystemReminder(block.text)) {
-        await this.client.sendUserContent({ type: "text", text: block.text });
+        await this.client.sendUserContent({ type: "text", text: cleanMultiline(block.text) });
       } else if (block.type === "image" && block.source.type === "base64") {
         await this.client.sendUserContent({
           type: "image",

@@ -122,6 +122,25 @@ describe("session/prompt", () => {
     ]);
   });
 
+  it("cleans Claude's text of escape sequences and control characters before the client shows it", async () => {
+    const { agent, query, sessionId, updates } = await setup();
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await query.waitForSent(1);
+    query.emit(...streamedText("msg_1", "\u001b[31mred\u001b[0m text\u202e\u0007 ok\n"), result());
+    await prompt;
+    const texts = updates
+      .map((n) => n.update)
+      .flatMap((u) =>
+        u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
+          ? [u.content.text]
+          : [],
+      );
+    expect(texts).toEqual(["red text ok\n"]);
+  });
+
   it("answers a prompt for an unknown session with resource not found", async () => {
     const { agent } = await setup();
     const error = await agent
