@@ -10,7 +10,6 @@ export const LABELS = {
   startImplementing: "No, start implementing now",
   exitPlanManual: "Yes, manually approve edits",
   keepPlanning: "No, keep planning",
-  duringSession: "Yes, during this session",
   allEditsDuringSession: "Yes, allow all edits during this session",
   ownSettingsForSession: "Yes, and allow Claude to edit its own settings for this session",
 } as const;

@@ -63,9 +63,10 @@ export const readOptions: OptionBuilder = (ask) => {
   if (![...reads, ...directories].some((dir) => isWithin(path, dir))) {
     return withDurable(undefined, undefined);
   }
+  const unique = (dirs: string[]) => [...new Set(dirs)];
   const fragments = [
-    ...(reads.length ? [phrases.readingFrom(reads, "session")] : []),
-    ...(directories.length ? [phrases.accessTo(directories, "session")] : []),
+    ...(reads.length ? [phrases.readingFrom(unique(reads), "session")] : []),
+    ...(directories.length ? [phrases.accessTo(unique(directories), "session")] : []),
   ];
   return withDurable(yesAnd(fragments), bundle);
 };
