@@ -50,12 +50,19 @@ export type OptionBuilder = (ask: PermissionAsk) => PermissionChoice[];
 
 /**
  * A configured ask rule must keep asking, and the SDK may forbid "don't ask again":
- * either one suppresses every persistent choice (permission-extension.md).
+ * either one suppresses every persistent choice (permission-extension.md). Claude Code
+ * declares an ask rule with `matchedAskRule` only in some cases; otherwise the ask's
+ * (undeclared) `decisionReasonType` is `"rule"` — an allow rule never asks and a deny
+ * rule never reaches the callback, so a rule that asks is an ask rule.
  */
 export function persistentChoicesAllowed(
-  sdk: Pick<CanUseToolContext, "matchedAskRule" | "suppressAlwaysAllowRule">,
+  sdk: Pick<CanUseToolContext, "matchedAskRule" | "suppressAlwaysAllowRule"> & {
+    decisionReasonType?: unknown;
+  },
 ): boolean {
-  return !sdk.matchedAskRule && sdk.suppressAlwaysAllowRule !== true;
+  return (
+    !sdk.matchedAskRule && sdk.suppressAlwaysAllowRule !== true && sdk.decisionReasonType !== "rule"
+  );
 }
 
 export function choice(

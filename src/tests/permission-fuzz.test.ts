@@ -552,70 +552,77 @@ function assertProperty<T>(arb: fc.Arbitrary<T>, numRuns: number, run: (value: T
   );
 }
 
-describe("fuzz: SDK suggestion arrays through snapshotSuggestions and every builder", () => {
-  it(`mutated real CLI shapes (drop, duplicate, reorder, retype, bad strings, huge arrays, non-plain objects): ${RUNS.mutatedRealShapes} arrays`, () => {
-    assertProperty(
-      fc.tuple(mutatedRealShape, context),
-      RUNS.mutatedRealShapes,
-      ([suggestions, ctx]) => throughEveryBuilder(suggestions, ctx),
-    );
-  });
+// CPU-bound: about 16 s in all on a quiet machine; a busy CI box needs more headroom.
+const FUZZ_TIMEOUT_MS = 180_000;
 
-  it(`structured random updates, mostly valid: ${RUNS.structuredRandom} arrays`, () => {
-    const arrays = fc.oneof(
-      { weight: 40, arbitrary: fc.array(update, { minLength: 0, maxLength: 4 }) },
-      { weight: 1, arbitrary: fc.array(update, { minLength: 95, maxLength: 110 }) },
-    );
-    assertProperty(fc.tuple(arrays, context), RUNS.structuredRandom, ([suggestions, ctx]) =>
-      throughEveryBuilder(suggestions, ctx),
-    );
-  });
+describe(
+  "fuzz: SDK suggestion arrays through snapshotSuggestions and every builder",
+  { timeout: FUZZ_TIMEOUT_MS },
+  () => {
+    it(`mutated real CLI shapes (drop, duplicate, reorder, retype, bad strings, huge arrays, non-plain objects): ${RUNS.mutatedRealShapes} arrays`, () => {
+      assertProperty(
+        fc.tuple(mutatedRealShape, context),
+        RUNS.mutatedRealShapes,
+        ([suggestions, ctx]) => throughEveryBuilder(suggestions, ctx),
+      );
+    });
 
-  it(`arbitrary values where suggestions belong: ${RUNS.junk} values`, () => {
-    const junk = fc.oneof(
-      fc.anything({ maxDepth: 3 }),
-      fc.array(
-        fc.oneof(
-          update,
-          weird.map((make) => make()),
+    it(`structured random updates, mostly valid: ${RUNS.structuredRandom} arrays`, () => {
+      const arrays = fc.oneof(
+        { weight: 40, arbitrary: fc.array(update, { minLength: 0, maxLength: 4 }) },
+        { weight: 1, arbitrary: fc.array(update, { minLength: 95, maxLength: 110 }) },
+      );
+      assertProperty(fc.tuple(arrays, context), RUNS.structuredRandom, ([suggestions, ctx]) =>
+        throughEveryBuilder(suggestions, ctx),
+      );
+    });
+
+    it(`arbitrary values where suggestions belong: ${RUNS.junk} values`, () => {
+      const junk = fc.oneof(
+        fc.anything({ maxDepth: 3 }),
+        fc.array(
+          fc.oneof(
+            update,
+            weird.map((make) => make()),
+          ),
+          { maxLength: 4 },
         ),
-        { maxLength: 4 },
-      ),
-      weird.map((make) => make()),
-    );
-    assertProperty(fc.tuple(junk, context), RUNS.junk, ([suggestions, ctx]) =>
-      throughEveryBuilder(suggestions, ctx),
-    );
-  });
+        weird.map((make) => make()),
+      );
+      assertProperty(fc.tuple(junk, context), RUNS.junk, ([suggestions, ctx]) =>
+        throughEveryBuilder(suggestions, ctx),
+      );
+    });
 
-  it(`a snapshot is an equal, deep-frozen, independent copy of a valid array: ${FIDELITY_RUNS} arrays`, () => {
-    assertProperty(
-      fc.array(update, { minLength: 1, maxLength: 5 }),
-      FIDELITY_RUNS,
-      (suggestions) => {
-        const before = structuredClone(suggestions);
-        const snapshot = snapshotSuggestions(suggestions);
-        if (snapshot === undefined) return;
-        expect(isDeepStrictEqual(snapshot, before)).toBe(true);
-        expect(snapshot).not.toBe(suggestions);
-        // Mutating the SDK's array afterwards does not reach the snapshot.
-        suggestions.push({
-          type: "setMode",
-          mode: "bypassPermissions",
-          destination: "userSettings",
-        });
-        for (const u of suggestions) (u as Record<string, unknown>).destination = "userSettings";
-        expect(isDeepStrictEqual(snapshot, before)).toBe(true);
-        const frozen = (value: unknown): boolean =>
-          typeof value !== "object" ||
-          value === null ||
-          (Object.isFrozen(value) && Object.values(value).every(frozen));
-        expect(frozen(snapshot)).toBe(true);
-      },
-    );
-  });
+    it(`a snapshot is an equal, deep-frozen, independent copy of a valid array: ${FIDELITY_RUNS} arrays`, () => {
+      assertProperty(
+        fc.array(update, { minLength: 1, maxLength: 5 }),
+        FIDELITY_RUNS,
+        (suggestions) => {
+          const before = structuredClone(suggestions);
+          const snapshot = snapshotSuggestions(suggestions);
+          if (snapshot === undefined) return;
+          expect(isDeepStrictEqual(snapshot, before)).toBe(true);
+          expect(snapshot).not.toBe(suggestions);
+          // Mutating the SDK's array afterwards does not reach the snapshot.
+          suggestions.push({
+            type: "setMode",
+            mode: "bypassPermissions",
+            destination: "userSettings",
+          });
+          for (const u of suggestions) (u as Record<string, unknown>).destination = "userSettings";
+          expect(isDeepStrictEqual(snapshot, before)).toBe(true);
+          const frozen = (value: unknown): boolean =>
+            typeof value !== "object" ||
+            value === null ||
+            (Object.isFrozen(value) && Object.values(value).every(frozen));
+          expect(frozen(snapshot)).toBe(true);
+        },
+      );
+    });
 
-  it("at least 100,000 arrays go through snapshotSuggestions and every builder", () => {
-    expect(Object.values(RUNS).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(100_000);
-  });
-});
+    it("at least 100,000 arrays go through snapshotSuggestions and every builder", () => {
+      expect(Object.values(RUNS).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(100_000);
+    });
+  },
+);

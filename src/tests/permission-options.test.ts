@@ -734,6 +734,20 @@ describe("Skill: one-time allow; exact skill and optional `prefix:*` local rules
       effects: [local("Skill", "review-pr 123"), local("Skill", "review-pr:*")],
     },
     {
+      rule: "current CLIs send arguments as `args`: the exact skill and its `prefix:*` rule",
+      tool: "Skill",
+      input: { skill: "greet", args: "world" },
+      options: [YES, exact("greet"), prefix("greet"), NO],
+      effects: [local("Skill", "greet"), local("Skill", "greet:*")],
+    },
+    {
+      rule: "blank `args` are no arguments: the exact rule only",
+      tool: "Skill",
+      input: { skill: "greet", args: "  " },
+      options: [YES, exact("greet"), NO],
+      effects: [local("Skill", "greet")],
+    },
+    {
       rule: "no prefix when the first word holds `:` (namespaced)",
       tool: "Skill",
       input: { skill: "plugin:review 123" },
@@ -1103,6 +1117,12 @@ describe("matchedAskRule / suppressAlwaysAllowRule: all persistent choices are s
       }),
     ).toBe(false);
     expect(persistentChoicesAllowed({ suppressAlwaysAllowRule: true })).toBe(false);
+  });
+
+  it("an ask forced by a rule without matchedAskRule (decisionReasonType `rule`, as Claude Code 2.1 sends for most ask rules) forbids persistent choices", () => {
+    expect(persistentChoicesAllowed({ decisionReasonType: "rule" })).toBe(false);
+    expect(persistentChoicesAllowed({ decisionReasonType: "workingDir" })).toBe(true);
+    expect(persistentChoicesAllowed({ decisionReasonType: "safetyCheck" })).toBe(true);
   });
 
   const cases: Array<{ tool: string; input: ToolInput; suggestions?: PermissionUpdate[] }> = [

@@ -13,11 +13,13 @@ import { localAllowRule } from "./generated.js";
 /**
  * The parameterized prefix of a skill invocation, as Claude Code computes it: the first
  * word when arguments follow, unless that word is itself a pattern or namespaced.
+ * Arguments come inside `skill` ("review 123") on older CLIs and as a separate `args`
+ * field on current ones.
  */
-export function skillPrefix(skill: string): string | undefined {
+export function skillPrefix(skill: string, args?: string): string | undefined {
   const space = skill.indexOf(" ");
-  if (space <= 0) return undefined;
-  const word = skill.slice(0, space);
+  const word = space > 0 ? skill.slice(0, space) : args?.trim() ? skill : undefined;
+  if (!word) return undefined;
   const bare = word.startsWith("/") ? word.slice(1) : word;
   if (bare === "" || word.includes("*") || word.includes(":")) return undefined;
   return word;
@@ -35,7 +37,7 @@ export const skillOptions: OptionBuilder = (ask) => {
         updates: exact,
       }),
     );
-    const prefix = skillPrefix(skill);
+    const prefix = skillPrefix(skill, stringField(ask.input, "args"));
     const prefixRule = prefix ? localAllowRule(ask.toolName, `${prefix}:*`) : undefined;
     if (prefix && prefixRule) {
       durable.push(

@@ -1,0 +1,46 @@
+/** A project for the end-to-end permission tests: files in the cwd and what they show. */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { TurnSpec } from "../../../scripted-api/index.js";
+
+/** `npm test` appends one "x" to ran.txt: its length is the number of runs. */
+export const PACKAGE_JSON = JSON.stringify({
+  name: "permission-e2e",
+  version: "1.0.0",
+  private: true,
+  scripts: { test: `node -e "require('fs').appendFileSync('ran.txt', 'x')"` },
+});
+
+/** Writes files below `root`, keyed by relative path. */
+export async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(root, path);
+    await mkdir(dirname(full), { recursive: true });
+    await writeFile(full, content);
+  }
+}
+
+/** How many times `npm test` ran in `cwd`. */
+export async function npmTestRuns(cwd: string): Promise<number> {
+  const path = join(cwd, "ran.txt");
+  return existsSync(path) ? (await readFile(path, "utf8")).length : 0;
+}
+
+/** `<cwd>/.claude/settings.local.json`, parsed; undefined when Claude Code wrote none. */
+export async function localSettings(
+  cwd: string,
+): Promise<{ permissions?: { allow?: string[]; ask?: string[] } } | undefined> {
+  const path = join(cwd, ".claude", "settings.local.json");
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(await readFile(path, "utf8")) as { permissions?: { allow?: string[] } };
+}
+
+/** One model turn that calls one tool. */
+export function toolTurn(id: string, name: string, input: Record<string, unknown>): TurnSpec {
+  return { content: [{ type: "tool_use", id, name, input }] };
+}
+
+export function textTurn(text: string): TurnSpec {
+  return { content: [{ type: "text", text }] };
+}
