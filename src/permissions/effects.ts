@@ -3,9 +3,13 @@ import type { ToolInput } from "../tools/index.js";
 import type { PermissionEffect } from "./choices.js";
 import { TOOL_USE_ABORTED, USER_REJECTED, userRejectedWithFeedback } from "./messages.js";
 
-/** Every way an ask can end without approval: Claude's tool use is aborted. */
+/**
+ * Every way an ask can end without an answer: the tool use is aborted, and Claude is
+ * told so. The turn itself goes on unless it is being cancelled (then the session has
+ * already interrupted Claude).
+ */
 export function abortedResult(): PermissionResult {
-  return { behavior: "deny", message: TOOL_USE_ABORTED, interrupt: true };
+  return { behavior: "deny", message: TOOL_USE_ABORTED };
 }
 
 export function deniedResult(message: string): PermissionResult {

@@ -23,6 +23,10 @@ export function outcomeOfResult(result: SDKResultMessage, facts: TurnFacts): Tur
   if (facts.cancelRequested) return { stopReason: "cancelled" };
   switch (result.subtype) {
     case "success":
+      // Claude Code reports a final refusal and an exhausted output limit as errors;
+      // for ACP they are ordinary ends of a turn.
+      if (result.stop_reason === "refusal") return { stopReason: "refusal" };
+      if (facts.apiError === "max_output_tokens") return { stopReason: "max_tokens" };
       if (result.is_error) return { error: turnError(result.result, facts.apiError) };
       return { stopReason: stopReasonOf(result.stop_reason) };
     case "error_max_turns":

@@ -21,10 +21,38 @@ function unsupported(what: string, data: Record<string, unknown> = {}): InvalidP
   return new InvalidParamsError(`Prompt content not supported: ${what}.`, data);
 }
 
-/** ACP prompt content -> the content of one Claude user message. */
+/** Prompt text as written, or a block of context that stands on its own lines. */
+type TextPart = { text: string; block: boolean };
+
+/**
+ * ACP prompt content -> the content of one Claude user message. Images and documents come
+ * first; all text (typed text, @-mentions of linked files, embedded context) is joined in
+ * order into one final text block, because Claude Code reads @-mentioned files only from
+ * the message's last text block.
+ */
 export function promptToClaude(blocks: readonly ContentBlock[]): UserContentBlock[] {
   if (blocks.length === 0) throw new InvalidParamsError("The prompt is empty.");
-  return blocks.map(blockToClaude);
+  const media: UserContentBlock[] = [];
+  const text: TextPart[] = [];
+  for (const block of blocks) {
+    const part = blockToClaude(block);
+    if ("text" in part && "block" in part) text.push(part);
+    else media.push(part);
+  }
+  return text.length ? [...media, { type: "text", text: joinText(text) }] : media;
+}
+
+function joinText(parts: readonly TextPart[]): string {
+  let joined = "";
+  parts.forEach((part, index) => {
+    if (index > 0) {
+      const previous = parts[index - 1]!;
+      if (part.block || previous.block) joined += "\n\n";
+      else if (!/\s$/.test(joined) && !/^\s/.test(part.text)) joined += " ";
+    }
+    joined += part.text;
+  });
+  return joined;
 }
 
 function imageBlock(data: string, mimeType: string | null | undefined): UserContentBlock {
@@ -45,20 +73,20 @@ function linkText(uri: string, name: string): string {
   return `[${name}](${uri})`;
 }
 
-function blockToClaude(block: ContentBlock): UserContentBlock {
+function blockToClaude(block: ContentBlock): UserContentBlock | TextPart {
   switch (block.type) {
     case "text":
-      return { type: "text", text: block.text };
+      return { text: block.text, block: false };
     case "image":
       return imageBlock(block.data, block.mimeType);
     case "resource_link":
-      return { type: "text", text: linkText(block.uri, block.name) };
+      return { text: linkText(block.uri, block.name), block: false };
     case "resource": {
       const { resource } = block;
       if ("text" in resource) {
         return {
-          type: "text",
           text: `<context ref="${resource.uri}">\n${resource.text}\n</context>`,
+          block: true,
         };
       }
       if (isImageType(resource.mimeType)) return imageBlock(resource.blob, resource.mimeType);

@@ -196,9 +196,6 @@ export class StreamTranslator {
       case "server_tool_use": {
         const input = isRecord(block.input) ? block.input : {};
         await this.refineToolUse({ id: block.id, name: block.name, input, parentToolUseId });
-        if (block.name === "TodoWrite") {
-          await this.client.updatePlan(planEntriesFromTodos(input), meta);
-        }
         return;
       }
       default:
@@ -213,22 +210,20 @@ export class StreamTranslator {
       if (block.type !== "tool_result") continue;
       const call = this.tools.get(block.tool_use_id);
       if (!call) continue;
-      if (!block.is_error && PLAN_TOOLS.has(call.name) && call.name !== "TodoWrite") {
-        const entries = this.tasks.applyToolResult(call.name, call.input, message.tool_use_result);
+      // The plan changes once the tool has run (a disabled tool changes nothing).
+      if (!block.is_error && PLAN_TOOLS.has(call.name)) {
+        const entries =
+          call.name === "TodoWrite"
+            ? planEntriesFromTodos(call.input)
+            : this.tasks.applyToolResult(call.name, call.input, message.tool_use_result);
         if (entries) await this.client.updatePlan(entries, subagentMeta(call.parentToolUseId));
       }
       // Plan tools the stream did not show as tool calls get no tool call update.
       if (!call.announced) continue;
-      if (call.completeSilently) {
-        call.status = "completed";
-        await this.client.updateToolCall({
-          toolCallId: call.id,
-          status: "completed",
-          _meta: claudeCodeMeta(call),
-        });
-        continue;
-      }
-      const update = toolResultUpdate(call, block, message.tool_use_result);
+      // An internal rejection (the plan handoff) shows as the tool's success.
+      const result = call.completeSilently ? { ...block, is_error: false, content: "" } : block;
+      const structured = call.completeSilently ? undefined : message.tool_use_result;
+      const update = toolResultUpdate(call, result, structured);
       call.status = update.status;
       await this.client.updateToolCall({ ...update, _meta: claudeCodeMeta(call) });
     }

@@ -5,7 +5,14 @@ import { methods, RequestError } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { TOOL_USE_ABORTED } from "../permissions/messages.js";
 import { CANCEL_GRACE_MS } from "../session/session.js";
-import { fakeClaude, result, streamedText, toolResult, toolUse } from "./support/fake-claude.js";
+import {
+  fakeClaude,
+  result,
+  sdkMessage,
+  streamedText,
+  toolResult,
+  toolUse,
+} from "./support/fake-claude.js";
 import { connectInProcess } from "./support/in-process.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "acp-agent-test-"));
@@ -139,6 +146,68 @@ describe("session/prompt", () => {
           : [],
       );
     expect(texts).toEqual(["red text ok\n"]);
+  });
+
+  it.each([
+    [
+      "a refusal Claude Code reports as an error ends with stopReason refusal",
+      [result({ isError: true, stopReason: "refusal", text: "flagged" })],
+      "refusal",
+    ],
+    [
+      "an exhausted output limit (max_output_tokens) ends with stopReason max_tokens",
+      [
+        sdkMessage({
+          type: "assistant",
+          message: { id: "x", model: "<synthetic>", content: [{ type: "text", text: "too long" }] },
+          parent_tool_use_id: null,
+          error: "max_output_tokens",
+        }),
+        result({ isError: true, stopReason: "max_tokens", text: "exceeded" }),
+      ],
+      "max_tokens",
+    ],
+    [
+      "a result with stop_reason max_tokens ends with max_tokens",
+      [result({ stopReason: "max_tokens" })],
+      "max_tokens",
+    ],
+    [
+      "error_max_turns ends with max_turn_requests",
+      [result({ subtype: "error_max_turns", stopReason: null })],
+      "max_turn_requests",
+    ],
+  ] as const)("%s", async (_rule, messages, stopReason) => {
+    const { agent, query, sessionId } = await setup();
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await query.waitForSent(1);
+    query.emit(...messages);
+    expect(await prompt).toMatchObject({ stopReason });
+  });
+
+  it("joins all prompt text into one last block (Claude Code reads @-mentions only there), media first", async () => {
+    const { agent, query, sessionId } = await setup();
+    void agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [
+        { type: "text", text: "look at" },
+        { type: "resource_link", uri: "file:///work/a%20b.txt", name: "a b.txt" },
+        { type: "image", data: "iVBOR", mimeType: "image/png" },
+        { type: "text", text: " please" },
+        { type: "resource", resource: { uri: "file:///x.md", text: "# X" } },
+      ],
+    });
+    const sent = await query.waitForSent(1);
+    expect(sent.message.content).toEqual([
+      { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBOR" } },
+      {
+        type: "text",
+        text: 'look at @"/work/a b.txt" please\n\n<context ref="file:///x.md">\n# X\n</context>',
+      },
+    ]);
   });
 
   it("answers a prompt for an unknown session with resource not found", async () => {

@@ -63,6 +63,12 @@ const CONVERSATION: ClaudeTranscriptMessage[] = [
       },
     ],
   }),
+  transcriptMessage("user", {
+    role: "user",
+    content: [
+      { type: "tool_result", tool_use_id: "toolu_2", content: "Todos updated", is_error: false },
+    ],
+  }),
 ];
 
 async function setup() {
@@ -104,13 +110,13 @@ describe("session/load", () => {
       "agent_message_chunk",
       "tool_call",
       "tool_call_update",
-      "plan",
       "tool_call",
+      "plan",
       "tool_call_update",
     ]);
     expect(replayed[0]).toMatchObject({ content: { type: "text", text: "run the tests" } });
     expect(replayed[4]).toMatchObject({ toolCallId: "toolu_1", status: "completed" });
-    expect(replayed[5]).toMatchObject({ entries: [{ content: "ship", status: "pending" }] });
+    expect(replayed[6]).toMatchObject({ entries: [{ content: "ship", status: "pending" }] });
     // A tool call the transcript leaves without a result is closed, never left pending.
     expect(replayed[7]).toMatchObject({ toolCallId: "toolu_3", status: "failed" });
     expect(response.modes?.currentModeId).toBe("default");
