@@ -1,0 +1,289 @@
+// The ACP client: capabilities, one session, turns, and the handlers for what the agent asks.
+import {
+  client,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type ClientApp,
+  type ClientContext,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
+import { PACKAGE_VERSION } from "../version.js";
+import {
+  elicitationResponse,
+  permissionResponse,
+  TURN_CANCELLED,
+  type AnswerContext,
+  type Answerer,
+} from "./answers.js";
+import { formFields } from "./form.js";
+import type { KeySource } from "./input.js";
+import { InteractiveAnswerer } from "./interactive.js";
+import { isInterrupt } from "./keys.js";
+import { PolicyAnswerer } from "./policy-answerer.js";
+import type { AnswerPolicy } from "./policy.js";
+import { Screen, type Output } from "./screen.js";
+import { SessionView } from "./session-view.js";
+import { oneLine, type Style } from "./style.js";
+
+export const CLIENT_NAME = "claude-agent-acp-client";
+
+export interface ClientOptions {
+  /** The session's working directory (absolute). */
+  cwd: string;
+  /** One turn each, in order; none: ask for prompts (interactive) or read stdin. */
+  prompts: readonly string[];
+  /** "interactive" asks at the terminal (needs `keys`). */
+  answer: AnswerPolicy | "interactive";
+  /** Sent with a rejection chosen by policy. */
+  feedback?: string;
+  /** `session/set_mode` right after `session/new`. */
+  mode?: string;
+}
+
+export interface ClientIo {
+  output: Output;
+  style: Style;
+  /** Draw a spinner (the output is a terminal). */
+  spinner: boolean;
+  /** The keyboard, when the user can answer. */
+  keys?: KeySource;
+  /** All of stdin, for a prompt piped in. */
+  readStdin?: () => Promise<string>;
+  /** Called on a second Ctrl-C while a turn is being cancelled. */
+  forceQuit?: () => void;
+}
+
+/**
+ * A terminal ACP client for one session. It advertises form elicitation, renders what the
+ * agent streams, and answers permission requests and questions, interactively or by policy.
+ */
+export class TerminalClient {
+  readonly view: SessionView;
+  private readonly answerer: Answerer;
+  private readonly interactive: InteractiveAnswerer | undefined;
+  private agent: ClientContext | undefined;
+  private sessionId: string | undefined;
+  private turn: AbortController | undefined;
+  private readonly idle = new AbortController().signal;
+
+  constructor(
+    private readonly io: ClientIo,
+    private readonly options: ClientOptions,
+  ) {
+    const screen = new Screen(io.output, io.spinner);
+    this.view = new SessionView(screen, io.style, options.cwd);
+    const context: AnswerContext = { view: this.view, cancelTurn: () => this.cancelTurn() };
+    if (options.answer === "interactive") {
+      if (!io.keys) throw new Error("interactive answers need a keyboard");
+      this.interactive = new InteractiveAnswerer(context, io.keys);
+      this.answerer = this.interactive;
+    } else {
+      this.answerer = new PolicyAnswerer(context, options.answer, options.feedback);
+    }
+  }
+
+  /** The client-side handlers, ready to connect to an agent (a stream or an in-process app). */
+  app(): ClientApp {
+    return client({ name: CLIENT_NAME })
+      .onNotification(methods.client.session.update, ({ params }) => {
+        if (this.sessionId === undefined || params.sessionId === this.sessionId) {
+          this.view.update(params.update);
+        }
+      })
+      .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
+        this.onPermission(params, signal),
+      )
+      .onRequest(methods.client.elicitation.create, ({ params, signal }) =>
+        this.onElicitation(params, signal),
+      );
+  }
+
+  /** Initializes, opens the session and plays the turns; resolves with an exit code. */
+  async run(agent: ClientContext): Promise<number> {
+    this.agent = agent;
+    const { view } = this;
+    const init = await agent.request(methods.agent.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      // Form elicitation: the agent may ask questions (AskUserQuestion) as forms.
+      clientCapabilities: { elicitation: { form: {} } },
+      clientInfo: { name: CLIENT_NAME, version: PACKAGE_VERSION },
+    });
+    const info = init.agentInfo;
+    view.note(
+      `Connected to ${info ? `${oneLine(info.title ?? info.name)} (${oneLine(info.name)} ${oneLine(info.version)})` : "the agent"}, ACP v${init.protocolVersion}`,
+    );
+    const session = await agent.request(methods.agent.session.new, {
+      cwd: this.options.cwd,
+      mcpServers: [],
+    });
+    this.sessionId = session.sessionId;
+    view.setModes(session.modes);
+    const mode = session.modes?.availableModes.find((m) => m.id === session.modes?.currentModeId);
+    view.note(`Session in ${this.options.cwd}${mode ? ` · mode: ${oneLine(mode.name)}` : ""}`);
+    if (this.options.mode) await this.setMode(this.options.mode);
+
+    let prompts = [...this.options.prompts];
+    if (prompts.length === 0 && !this.interactive) {
+      const piped = (await this.io.readStdin?.())?.trim();
+      if (!piped) throw new Error("no prompt: give one as an argument or on stdin");
+      prompts = [piped];
+    }
+    let failed = false;
+    for (const prompt of prompts) {
+      const result = await this.runTurn(prompt);
+      if (result === "error") {
+        failed = true;
+        break;
+      }
+    }
+    if (this.options.prompts.length === 0 && this.interactive) await this.promptLoop();
+    return failed ? 1 : 0;
+  }
+
+  /** Sends `session/set_mode`. */
+  async setMode(modeId: string): Promise<void> {
+    const sessionId = this.requireSession();
+    await this.agent!.request(methods.agent.session.setMode, { sessionId, modeId });
+    this.view.update({ sessionUpdate: "current_mode_update", currentModeId: modeId });
+  }
+
+  /** One `session/prompt`; Ctrl-C or Esc while it runs cancels it. */
+  async runTurn(text: string): Promise<StopReason | "error"> {
+    const sessionId = this.requireSession();
+    const turn = new AbortController();
+    this.turn = turn;
+    this.view.startTurn(text);
+    this.io.keys?.setFallback((key) => {
+      if (!isInterrupt(key) && key.name !== "escape") return;
+      if (turn.signal.aborted && isInterrupt(key)) this.io.forceQuit?.();
+      else this.cancelTurn();
+    });
+    try {
+      const response = await this.agent!.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text }],
+      });
+      this.view.endTurn({ stopReason: response.stopReason });
+      return response.stopReason;
+    } catch (error) {
+      this.view.endTurn({ error: errorText(error) });
+      return "error";
+    } finally {
+      this.turn = undefined;
+      this.io.keys?.setFallback(undefined);
+    }
+  }
+
+  /**
+   * Cancels the running turn: `session/cancel`, then every open request of the turn
+   * answers `cancelled` (ACP: the client must answer them so).
+   */
+  cancelTurn(): void {
+    const turn = this.turn;
+    if (!turn || turn.signal.aborted || !this.agent || !this.sessionId) return;
+    this.view.note("Cancelling the turn…");
+    this.agent
+      .notify(methods.agent.session.cancel, { sessionId: this.sessionId })
+      .catch(() => undefined);
+    turn.abort(TURN_CANCELLED);
+  }
+
+  close(): void {
+    this.view.flush();
+    this.view.screen.close();
+  }
+
+  private async promptLoop(): Promise<void> {
+    const { view } = this;
+    view.note("Type a prompt and press Enter. /mode <id> switches mode, /exit or Ctrl-D quits.");
+    for (;;) {
+      const input = await this.interactive!.readLine("› ");
+      if (input.action !== "submit") return;
+      const text = input.text.trim();
+      if (text === "") continue;
+      if (text === "/exit" || text === "/quit") return;
+      const mode = /^\/mode\s+(\S+)$/.exec(text);
+      if (mode) {
+        await this.setMode(mode[1]!).catch((error: unknown) =>
+          view.note(`Could not set the mode: ${errorText(error)}`),
+        );
+        continue;
+      }
+      if (text === "/mode") {
+        view.note(
+          `Modes: ${view
+            .availableModes()
+            .map((m) => `${m.id} (${m.name})`)
+            .join(", ")}`,
+        );
+        continue;
+      }
+      await this.runTurn(text);
+    }
+  }
+
+  private async onPermission(
+    request: RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
+    const decision = await this.answerer.permission(request, this.requestSignal(signal));
+    // Withdrawn while the user was choosing ($/cancel_request): only `cancelled` is honest.
+    if (signal.aborted) return { outcome: { outcome: "cancelled" } };
+    return permissionResponse(decision);
+  }
+
+  private async onElicitation(
+    request: CreateElicitationRequest,
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse> {
+    if (request.mode !== "form") {
+      // We advertised form mode only.
+      throw RequestError.invalidParams(
+        { mode: request.mode },
+        "Only form elicitation is supported.",
+      );
+    }
+    const { fields, unknown } = formFields(request.requestedSchema);
+    if (unknown.length > 0) {
+      this.view.note(
+        `A form asked for fields this client cannot show (${unknown.join(", ")}): declined.`,
+      );
+      return { action: "decline" };
+    }
+    const toolCallId =
+      "toolCallId" in request && typeof request.toolCallId === "string"
+        ? request.toolCallId
+        : undefined;
+    const decision = await this.answerer.form(
+      request.message,
+      fields,
+      toolCallId,
+      this.requestSignal(signal),
+    );
+    if (signal.aborted) return { action: "cancel" };
+    return elicitationResponse(decision);
+  }
+
+  /** Fires when the agent withdraws the request or our turn is cancelled. */
+  private requestSignal(signal: AbortSignal): AbortSignal {
+    return AbortSignal.any([signal, this.turn?.signal ?? this.idle]);
+  }
+
+  private requireSession(): string {
+    if (!this.agent || !this.sessionId) throw new Error("no session yet");
+    return this.sessionId;
+  }
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "object" && error !== null && "message" in error) {
+    return String(error.message);
+  }
+  return String(error);
+}

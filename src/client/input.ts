@@ -1,0 +1,101 @@
+// Keys from the terminal: raw mode, one reader at a time, the rest to a fallback handler.
+import { emitKeypressEvents } from "node:readline";
+import type { Key } from "./keys.js";
+
+/** Where keys come from; tests feed one by hand. */
+export interface KeySource {
+  /** The next key, or undefined when `signal` aborts first. */
+  next(signal?: AbortSignal): Promise<Key | undefined>;
+  /**
+   * While captured (a request box is open), keys wait in a queue for `next`: a burst of
+   * keys (a paste) arrives in one go. The returned function releases the capture.
+   */
+  capture(): () => void;
+  /** Gets the keys typed while nothing captures them (e.g. Ctrl-C while a turn runs). */
+  setFallback(handler: ((key: Key) => void) | undefined): void;
+  close(): void;
+}
+
+/** A KeySource fed by `push` (tests, and the TTY adapter below). */
+export class KeyQueue implements KeySource {
+  private reader: ((key: Key | undefined) => void) | undefined;
+  private fallback: ((key: Key) => void) | undefined;
+  private readonly buffer: Key[] = [];
+  private captured = 0;
+
+  push(key: Key): void {
+    const reader = this.reader;
+    if (reader) {
+      this.reader = undefined;
+      reader(key);
+    } else if (this.captured > 0) {
+      this.buffer.push(key);
+    } else {
+      this.fallback?.(key);
+    }
+  }
+
+  capture(): () => void {
+    this.captured++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.captured--;
+      // Keys typed ahead into a box that closed must not answer the next one.
+      if (this.captured === 0) this.buffer.length = 0;
+    };
+  }
+
+  next(signal?: AbortSignal): Promise<Key | undefined> {
+    if (signal?.aborted) return Promise.resolve(undefined);
+    const buffered = this.buffer.shift();
+    if (buffered) return Promise.resolve(buffered);
+    return new Promise((resolve) => {
+      const onAbort = (): void => {
+        if (this.reader === done) this.reader = undefined;
+        resolve(undefined);
+      };
+      const done = (key: Key | undefined): void => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(key);
+      };
+      this.reader?.(undefined); // one reader at a time: a newer one wins
+      this.reader = done;
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  setFallback(handler: ((key: Key) => void) | undefined): void {
+    this.fallback = handler;
+  }
+
+  close(): void {
+    this.reader?.(undefined);
+    this.reader = undefined;
+    this.fallback = undefined;
+  }
+}
+
+/** Keys of a TTY stdin in raw mode; `close()` restores the terminal. */
+export function terminalKeys(stdin: NodeJS.ReadStream): KeySource {
+  const queue = new KeyQueue();
+  emitKeypressEvents(stdin);
+  const onKey = (_text: string | undefined, key: Key | undefined): void => {
+    queue.push(key ?? { sequence: _text });
+  };
+  stdin.setRawMode(true);
+  stdin.on("keypress", onKey);
+  stdin.resume();
+  return {
+    next: (signal) => queue.next(signal),
+    capture: () => queue.capture(),
+    setFallback: (handler) => queue.setFallback(handler),
+    close: () => {
+      queue.close();
+      stdin.off("keypress", onKey);
+      if (stdin.isTTY) stdin.setRawMode(false);
+      stdin.pause();
+    },
+  };
+}

@@ -1,0 +1,283 @@
+// Pure renderers: ACP data in, terminal lines out (no newline at the end of a line).
+import { isAbsolute, relative } from "node:path";
+import type {
+  ContentBlock,
+  PermissionOption,
+  PlanEntry,
+  RequestPermissionRequest,
+  SessionMode,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+} from "@agentclientprotocol/sdk";
+import { diffLines, hunks } from "./diff.js";
+import { oneLine, sanitize, truncate, type Style } from "./style.js";
+import type { ToolCallState } from "./tool-calls.js";
+
+export interface RenderContext {
+  style: Style;
+  /** The session's cwd: paths below it are shown relative. */
+  cwd: string;
+  /** Terminal columns; lines are cut to fit. */
+  width: number;
+}
+
+/** The gutter of a request box. */
+export const BAR = "│ ";
+const MAX_TEXT_LINES = 12;
+const MAX_DIFF_LINES = 40;
+
+export function displayPath(path: string, cwd: string): string {
+  const clean = oneLine(path);
+  if (!isAbsolute(clean)) return clean;
+  const rel = relative(cwd, clean);
+  return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? clean : rel;
+}
+
+/** Cuts a plain line to the width left after `indent` columns. */
+function fit(text: string, ctx: RenderContext, indent: number): string {
+  return truncate(text, Math.max(10, ctx.width - indent));
+}
+
+export function statusIcon(status: ToolCallStatus | undefined, style: Style): string {
+  switch (status) {
+    case "completed":
+      return style.green("✓");
+    case "failed":
+      return style.red("✗");
+    case "in_progress":
+      return style.yellow("◐");
+    default:
+      return style.dim("○");
+  }
+}
+
+const STATUS_WORDS: Record<ToolCallStatus, string> = {
+  pending: "pending",
+  in_progress: "running",
+  completed: "completed",
+  failed: "failed",
+};
+
+/** `● Title (kind)` then the locations. */
+export function toolHeaderLines(call: ToolCallState, ctx: RenderContext): string[] {
+  const title = oneLine(call.title) || "Tool call";
+  const kind = call.kind ? ctx.style.dim(` (${call.kind})`) : "";
+  return [`${ctx.style.cyan("●")} ${ctx.style.bold(fit(title, ctx, 14))}${kind}`].concat(
+    locationLines(call.locations, ctx).map((l) => `  ${l}`),
+  );
+}
+
+/**
+ * `└ ✓ completed`; with the title when other lines came in between (`withTitle`) or when
+ * the title changed since the header.
+ */
+export function toolStatusLine(call: ToolCallState, ctx: RenderContext, withTitle = false): string {
+  const title = oneLine(call.title) || "Tool call";
+  const renamed = title !== oneLine(call.printedTitle);
+  const word = STATUS_WORDS[call.status] ?? String(call.status);
+  const icon = statusIcon(call.status, ctx.style);
+  const { dim } = ctx.style;
+  if (renamed) return `  ${dim("└")} ${icon} ${dim(`${word}:`)} ${fit(title, ctx, 20)}`;
+  if (withTitle) return `  ${dim("└")} ${icon} ${fit(title, ctx, 24)}${dim(`: ${word}`)}`;
+  return `  ${dim("└")} ${icon} ${dim(word)}`;
+}
+
+export function locationLines(
+  locations: readonly ToolCallLocation[],
+  ctx: RenderContext,
+): string[] {
+  return locations
+    .filter((l) => typeof l.path === "string" && l.path !== "")
+    .map((l) => {
+      const line = typeof l.line === "number" ? `:${l.line}` : "";
+      return ctx.style.dim(`↳ ${fit(displayPath(l.path, ctx.cwd) + line, ctx, 6)}`);
+    });
+}
+
+/** Text as a block: code fences dropped, at most `max` lines. */
+export function textLines(text: string, ctx: RenderContext, max = MAX_TEXT_LINES): string[] {
+  const lines = sanitize(text)
+    .split("\n")
+    .filter((line) => !/^\s*```[\w-]*\s*$/.test(line));
+  while (lines.length > 0 && lines.at(-1)!.trim() === "") lines.pop();
+  const shown = lines.slice(0, max).map((line) => fit(line, ctx, 6));
+  if (lines.length > max) shown.push(ctx.style.dim(`… ${lines.length - max} more lines`));
+  return shown;
+}
+
+function blockText(block: ContentBlock): string {
+  switch (block.type) {
+    case "text":
+      return block.text;
+    case "image":
+      return `[image ${block.mimeType}]`;
+    case "audio":
+      return `[audio ${block.mimeType}]`;
+    case "resource_link":
+      return `[link ${block.title ?? block.name}: ${block.uri}]`;
+    case "resource":
+      return "text" in block.resource ? block.resource.text : `[resource ${block.resource.uri}]`;
+    default:
+      return "";
+  }
+}
+
+/** A coloured line diff: removed lines red `-`, added green `+`, context dim. */
+export function diffBlockLines(
+  path: string,
+  oldText: string | null | undefined,
+  newText: string,
+  ctx: RenderContext,
+  max = MAX_DIFF_LINES,
+): string[] {
+  const { style } = ctx;
+  const isNew = oldText === null || oldText === undefined;
+  const header = `${style.bold(fit(displayPath(path, ctx.cwd), ctx, 16))}${isNew ? style.dim(" (new file)") : ""}`;
+  const body = hunks(diffLines(oldText, newText)).map((line) => {
+    if (line === null) return style.dim("  ⋯");
+    const text = fit(`${line.op} ${sanitize(line.text)}`, ctx, 6);
+    return line.op === "-"
+      ? style.red(text)
+      : line.op === "+"
+        ? style.green(text)
+        : style.dim(text);
+  });
+  const shown = body.slice(0, max);
+  if (body.length > max) shown.push(style.dim(`… ${body.length - max} more diff lines`));
+  return [header, ...shown];
+}
+
+/** Tool-call content: text blocks, diffs, terminals (which we never asked for). */
+export function contentLines(items: readonly ToolCallContent[], ctx: RenderContext): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    switch (item.type) {
+      case "content":
+        out.push(...textLines(blockText(item.content), ctx));
+        break;
+      case "diff":
+        out.push(...diffBlockLines(item.path, item.oldText, item.newText, ctx));
+        break;
+      case "terminal":
+        out.push(ctx.style.dim(`[terminal ${oneLine(item.terminalId)}]`));
+        break;
+      default:
+        break; // a future content type: nothing we can show
+    }
+  }
+  return out;
+}
+
+/** `_meta.permission` (extension v1): optional hints, used only when well-formed. */
+export interface PermissionHints {
+  title?: string;
+  description?: string;
+}
+
+export function permissionHints(request: Pick<RequestPermissionRequest, "_meta">): PermissionHints {
+  const meta: unknown = request._meta;
+  const permission =
+    typeof meta === "object" && meta !== null
+      ? (meta as Record<string, unknown>).permission
+      : undefined;
+  if (typeof permission !== "object" || permission === null) return {};
+  const { version, title, description } = permission as Record<string, unknown>;
+  if (version !== 1) return {}; // a version we do not know: fall back to the standard fields
+  const hints: PermissionHints = {};
+  if (typeof title === "string" && oneLine(title) !== "") hints.title = oneLine(title);
+  if (typeof description === "string" && description.trim() !== "") {
+    hints.description = sanitize(description).trim();
+  }
+  return hints;
+}
+
+/**
+ * The top of a permission box: the heading (the hint's title, else the tool call's), the
+ * optional description, then the subject: the tool call with its content and locations.
+ */
+export function permissionLines(
+  hints: PermissionHints,
+  call: ToolCallState,
+  ctx: RenderContext,
+): string[] {
+  const { style } = ctx;
+  const heading = hints.title ?? (oneLine(call.title) || "Permission requested");
+  const lines = [`${style.yellow("╭─")} ${style.bold(`Permission: ${fit(heading, ctx, 16)}`)}`];
+  if (hints.description) {
+    lines.push(...textLines(hints.description, ctx, 4).map((l) => `${BAR}${style.dim(l)}`));
+  }
+  const subjectTitle = oneLine(call.title);
+  if (subjectTitle && subjectTitle !== heading) {
+    const kind = call.kind ? style.dim(` (${call.kind})`) : "";
+    lines.push(`${BAR}${fit(subjectTitle, ctx, 14)}${kind}`);
+  }
+  const diffPaths = new Set(call.content.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
+  const locations = call.locations.filter((l) => l.line != null || !diffPaths.has(l.path));
+  for (const line of [...locationLines(locations, ctx), ...contentLines(call.content, ctx)]) {
+    lines.push(`${BAR}${line}`);
+  }
+  return lines;
+}
+
+/** The numbered option list; `cursor` marks the highlighted one (interactive only). */
+export function optionLines(
+  labels: ReadonlyArray<{ label: string; detail?: string }>,
+  cursor: number | undefined,
+  ctx: RenderContext,
+  checked?: readonly boolean[],
+): string[] {
+  const { style } = ctx;
+  return labels.map((option, index) => {
+    const here = index === cursor;
+    const box = checked ? (checked[index] ? "[x] " : "[ ] ") : "";
+    const label = `${index + 1}. ${box}${oneLine(option.label)}`;
+    const detail = option.detail ? ` — ${oneLine(option.detail)}` : "";
+    // Cut the plain line to the width (a wrapped line would break redrawing), then style it.
+    const line = fit(label + detail, ctx, BAR.length + 2);
+    const shownLabel = line.slice(0, label.length);
+    const rest = line.slice(shownLabel.length);
+    const text = here ? style.cyan(style.bold(shownLabel)) : shownLabel;
+    return `${BAR}${here ? style.cyan("❯") : " "} ${text}${style.dim(rest)}`;
+  });
+}
+
+/** Labels of permission options; ids and kinds are shown in transcripts for developers. */
+export function permissionOptionLabels(
+  options: readonly PermissionOption[],
+  withIds: boolean,
+): Array<{ label: string; detail?: string }> {
+  return options.map((o) => ({
+    label: o.name,
+    ...(withIds ? { detail: `${oneLine(o.optionId)}, ${o.kind}` } : {}),
+  }));
+}
+
+const PLAN_MARKS: Record<PlanEntry["status"], string> = {
+  pending: "☐",
+  in_progress: "◐",
+  completed: "☑",
+};
+
+export function planLines(entries: readonly PlanEntry[], ctx: RenderContext): string[] {
+  const { style } = ctx;
+  const lines = [`${style.magenta("◆")} ${style.bold("Tasks")}`];
+  for (const entry of entries) {
+    const mark = PLAN_MARKS[entry.status] ?? "☐";
+    const text = `${mark} ${fit(oneLine(entry.content), ctx, 8)}`;
+    lines.push(
+      `  ${entry.status === "completed" ? style.dim(text) : entry.status === "in_progress" ? style.yellow(text) : text}`,
+    );
+  }
+  return lines;
+}
+
+export function modeLine(
+  modeId: string,
+  modes: readonly SessionMode[],
+  ctx: RenderContext,
+): string {
+  const mode = modes.find((m) => m.id === modeId);
+  const name = mode ? `${oneLine(mode.name)} (${oneLine(modeId)})` : oneLine(modeId);
+  return `${ctx.style.magenta("◆")} Mode: ${ctx.style.bold(name)}`;
+}

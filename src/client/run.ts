@@ -1,0 +1,112 @@
+// Runs the terminal client against an agent command: terminal setup, the agent process,
+// Ctrl-C, and cleanup. Shared by the bin (index.ts) and the demo.
+import { TerminalClient, errorText, type ClientOptions } from "./client.js";
+import { spawnAgent } from "./agent-process.js";
+import { terminalKeys } from "./input.js";
+import type { AnswerPolicy } from "./policy.js";
+import type { Output } from "./screen.js";
+import { colorWanted, createStyle } from "./style.js";
+
+export interface Terminal {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+}
+
+export interface RunOptions extends Omit<ClientOptions, "answer"> {
+  /** undefined: ask when stdin and stdout are terminals, else reject. */
+  answer: AnswerPolicy | undefined;
+  agentCommand: readonly string[];
+  agentEnv: NodeJS.ProcessEnv;
+  /** Forced colours on or off; undefined: by terminal and NO_COLOR / FORCE_COLOR. */
+  color?: boolean;
+  /** Where the agent command runs (default: our own cwd, not the session's). */
+  agentCwd?: string;
+  /** Printed before the session starts (the demo's introduction). */
+  banner?: string[];
+}
+
+async function readAll(stream: NodeJS.ReadStream): Promise<string> {
+  let text = "";
+  stream.setEncoding("utf8");
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}
+
+/** Resolves with the exit code: 0, 1 when something failed, 130 after a forced quit. */
+export async function runTerminalClient(terminal: Terminal, options: RunOptions): Promise<number> {
+  const { stdin, stdout } = terminal;
+  const tty = stdin.isTTY === true && stdout.isTTY === true;
+  const answer = options.answer ?? (tty ? "interactive" : "reject");
+  const output: Output = {
+    write: (text) => void stdout.write(text),
+    columns: () => (stdout.isTTY ? stdout.columns || 100 : 120),
+  };
+  const style = createStyle(options.color ?? colorWanted(stdout.isTTY === true, options.agentEnv));
+  const keys = answer === "interactive" ? terminalKeys(stdin) : undefined;
+  let forceQuit: () => void = () => undefined;
+  const quit = new Promise<number>((resolve) => {
+    forceQuit = () => resolve(130);
+  });
+  const terminalClient = new TerminalClient(
+    {
+      output,
+      style,
+      spinner: stdout.isTTY === true,
+      ...(keys ? { keys } : {}),
+      readStdin: () => readAll(stdin),
+      forceQuit: () => forceQuit(),
+    },
+    { ...options, answer },
+  );
+  const { view } = terminalClient;
+  if (options.banner) view.screen.lines(options.banner);
+
+  let agent;
+  try {
+    agent = spawnAgent(options.agentCommand, {
+      ...(options.agentCwd ? { cwd: options.agentCwd } : {}),
+      env: options.agentEnv,
+    });
+  } catch (error) {
+    view.error(`Could not start the agent: ${errorText(error)}`);
+    return 1;
+  }
+  let finished = false;
+  const agentGone = agent.exited.then((exit): number => {
+    if (finished) return 0;
+    const what = exit.error
+      ? `Could not start the agent (${options.agentCommand.join(" ")}): ${exit.error.message}`
+      : `The agent exited (${exit.signal ?? `code ${exit.code}`})`;
+    view.error(what, agent.stderrTail());
+    return 1;
+  });
+  // Without raw mode, Ctrl-C is a signal: the first cancels the turn, the next quits.
+  let interrupted = false;
+  const onSigint = (): void => {
+    if (interrupted) forceQuit();
+    interrupted = true;
+    terminalClient.cancelTurn();
+  };
+  process.on("SIGINT", onSigint);
+  const connection = terminalClient.app().connect(agent.stream);
+  let code: number;
+  try {
+    code = await Promise.race([
+      terminalClient.run(connection.agent).catch((error: unknown) => {
+        if (!finished) view.error(errorText(error), agent.stderrTail());
+        return 1;
+      }),
+      agentGone,
+      quit,
+    ]);
+  } finally {
+    finished = true;
+    process.off("SIGINT", onSigint);
+    keys?.close();
+    terminalClient.close();
+    if (stdout.isTTY) stdout.write("\x1b[?25h");
+    connection.close();
+    await agent.stop();
+  }
+  return code;
+}

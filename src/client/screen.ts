@@ -1,0 +1,143 @@
+// The one writer to the terminal: whole lines, streamed text, a spinner line, and modal
+// requests that hold back other output while the user answers.
+import { truncate } from "./style.js";
+
+export interface Output {
+  write(text: string): void;
+  /** Columns of the terminal (a default for pipes). */
+  columns(): number;
+}
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const FRAME_MS = 80;
+
+export class Screen {
+  private atLineStart = true;
+  /** The last line written was empty (or nothing was written yet). */
+  private blankLast = true;
+  private spinnerShown = false;
+  private activity: string | undefined;
+  private frame = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private held = false;
+  private readonly queue: string[] = [];
+
+  constructor(
+    private readonly out: Output,
+    /** Draw a spinner (TTY only: it rewrites its line). */
+    private readonly spinner: boolean,
+  ) {}
+
+  get width(): number {
+    return this.out.columns();
+  }
+
+  /** Whole lines, on a fresh line. */
+  lines(lines: readonly string[]): void {
+    if (lines.length === 0) return;
+    this.emit(`${this.atLineStart ? "" : "\n"}${lines.join("\n")}\n`);
+    this.blankLast = lines.at(-1) === "";
+  }
+
+  /** A new block: lines after one blank line. */
+  block(lines: readonly string[]): void {
+    if (lines.length === 0) return;
+    this.lines(this.blankLast && this.atLineStart ? lines : ["", ...lines]);
+  }
+
+  /** Text as it streams in: may end mid-line. */
+  stream(text: string): void {
+    if (text === "") return;
+    this.emit(text);
+    this.blankLast = text.endsWith("\n\n");
+  }
+
+  /** Starts a block (streamed or a request box) after one blank line. */
+  gap(): void {
+    if (!this.blankLast) this.lines([""]);
+  }
+
+  /** Ends a streamed line, if one is open. */
+  endLine(): void {
+    if (!this.atLineStart) this.emit("\n");
+  }
+
+  /** What the spinner says is going on; undefined stops it. */
+  setActivity(label: string | undefined): void {
+    this.activity = label;
+    if (!this.spinner) return;
+    if (label === undefined) {
+      this.stopTimer();
+      this.eraseSpinner();
+      return;
+    }
+    this.timer ??= setInterval(() => {
+      this.frame = (this.frame + 1) % FRAMES.length;
+      this.drawSpinner();
+    }, FRAME_MS);
+    this.timer.unref();
+    this.drawSpinner();
+  }
+
+  /**
+   * Exclusive use of the terminal for a request: other output waits in a queue until
+   * `release()`. `write` goes straight to the terminal.
+   */
+  hold(): { write(text: string): void; release(): void } {
+    this.eraseSpinner();
+    this.endLineNow();
+    this.held = true;
+    return {
+      write: (text) => this.out.write(text),
+      release: () => {
+        this.held = false;
+        this.blankLast = false;
+        const queued = this.queue.splice(0).join("");
+        if (queued) this.write(queued);
+        this.drawSpinner();
+      },
+    };
+  }
+
+  close(): void {
+    this.stopTimer();
+    this.eraseSpinner();
+  }
+
+  private emit(text: string): void {
+    if (this.held) {
+      this.queue.push(text);
+      return;
+    }
+    this.write(text);
+    this.drawSpinner();
+  }
+
+  private write(text: string): void {
+    this.eraseSpinner();
+    this.out.write(text);
+    this.atLineStart = text.endsWith("\n");
+  }
+
+  private endLineNow(): void {
+    if (!this.atLineStart) this.write("\n");
+  }
+
+  private drawSpinner(): void {
+    if (!this.spinner || this.held || this.activity === undefined || !this.atLineStart) return;
+    const line = truncate(`${FRAMES[this.frame]} ${this.activity}`, Math.max(10, this.width - 1));
+    this.out.write(`\r\x1b[2K\x1b[2m${line}\x1b[22m`);
+    this.spinnerShown = true;
+  }
+
+  private eraseSpinner(): void {
+    if (!this.spinnerShown) return;
+    this.out.write("\r\x1b[2K");
+    this.spinnerShown = false;
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,291 @@
+// What the user sees of one session: `session/update` notifications rendered as they arrive.
+import type {
+  PlanEntry,
+  SessionMode,
+  SessionModeState,
+  SessionUpdate,
+  StopReason,
+  ToolCall,
+  ToolCallUpdate,
+} from "@agentclientprotocol/sdk";
+import {
+  contentLines,
+  modeLine,
+  planLines,
+  toolHeaderLines,
+  toolStatusLine,
+  type RenderContext,
+} from "./render.js";
+import type { Screen } from "./screen.js";
+import { oneLine, sanitize, type Style } from "./style.js";
+import {
+  contentKey,
+  isActive,
+  isDescribed,
+  ToolCallStore,
+  type ToolCallState,
+} from "./tool-calls.js";
+
+type Stream = "agent" | "thought" | "user";
+
+export class SessionView {
+  readonly calls = new ToolCallStore();
+  readonly ctx: RenderContext;
+  private modes: SessionMode[] = [];
+  private currentMode: string | undefined;
+  private open: { stream: Stream; messageId: string | undefined } | undefined;
+  private pendingPlan: PlanEntry[] | undefined;
+  private printedPlan = "";
+  private turnRunning = false;
+  /** The tool call whose lines were printed last: its status lines need no title. */
+  private lastCall: string | undefined;
+
+  constructor(
+    readonly screen: Screen,
+    style: Style,
+    cwd: string,
+  ) {
+    this.ctx = {
+      style,
+      cwd,
+      get width() {
+        return screen.width;
+      },
+    };
+  }
+
+  get style(): Style {
+    return this.ctx.style;
+  }
+
+  /** The modes `session/new` returned, to name them on mode changes. */
+  setModes(state: SessionModeState | null | undefined): void {
+    this.modes = state?.availableModes ?? [];
+    this.currentMode = state?.currentModeId;
+  }
+
+  availableModes(): readonly SessionMode[] {
+    return this.modes;
+  }
+
+  /** Prints a line of our own (not from the agent). */
+  note(text: string): void {
+    this.flush();
+    this.screen.lines([this.style.dim(text)]);
+    this.lastCall = undefined;
+  }
+
+  /** Lines of a request box (printed by an answerer), as a block of their own. */
+  requestBlock(lines: readonly string[]): void {
+    this.flush();
+    this.screen.gap();
+    this.screen.lines(lines);
+    this.lastCall = undefined;
+  }
+
+  /** An error of ours or of the connection, with optional detail (e.g. the agent's log). */
+  error(text: string, detail?: string): void {
+    this.flush();
+    const lines = [this.style.red(`✗ ${oneLine(text)}`)];
+    if (detail?.trim())
+      lines.push(
+        ...sanitize(detail)
+          .trimEnd()
+          .split("\n")
+          .map((l) => this.style.dim(`  ${l}`)),
+      );
+    this.screen.lines(lines);
+  }
+
+  startTurn(prompt: string): void {
+    this.flush();
+    this.screen.block([
+      `${this.style.bold(this.style.blue("›"))} ${this.style.bold(oneLine(prompt))}`,
+    ]);
+    this.turnRunning = true;
+    this.refreshActivity();
+  }
+
+  endTurn(result: { stopReason: StopReason } | { error: string }): void {
+    this.turnRunning = false;
+    for (const call of this.calls.all()) if (isActive(call)) call.abandoned = true;
+    this.flush();
+    const { style } = this;
+    const line =
+      "error" in result
+        ? style.red(`■ The turn failed: ${oneLine(result.error)}`)
+        : result.stopReason === "end_turn"
+          ? style.dim(`■ Turn ended (${result.stopReason})`)
+          : style.yellow(`■ Turn ended (${result.stopReason})`);
+    this.screen.block([line]);
+    this.lastCall = undefined;
+    this.refreshActivity();
+  }
+
+  update(update: SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case "agent_message_chunk":
+      case "agent_thought_chunk":
+      case "user_message_chunk": {
+        const stream: Stream =
+          update.sessionUpdate === "agent_message_chunk"
+            ? "agent"
+            : update.sessionUpdate === "agent_thought_chunk"
+              ? "thought"
+              : "user";
+        const text =
+          update.content.type === "text" ? update.content.text : `[${update.content.type}]`;
+        this.chunk(stream, update.messageId ?? undefined, text);
+        break;
+      }
+      case "tool_call":
+      case "tool_call_update":
+        this.toolCall(update);
+        break;
+      case "plan":
+        this.pendingPlan = update.entries;
+        // Plans come in bursts (one snapshot per task tool): show the last of a burst.
+        if (!this.turnRunning) this.flush();
+        break;
+      case "current_mode_update":
+        this.flush();
+        if (update.currentModeId !== this.currentMode) {
+          this.currentMode = update.currentModeId;
+          this.screen.block([modeLine(update.currentModeId, this.modes, this.ctx)]);
+          this.lastCall = undefined;
+        }
+        break;
+      case "session_info_update":
+        if (typeof update.title === "string" && oneLine(update.title)) {
+          this.note(`Session: ${oneLine(update.title)}`);
+        }
+        break;
+      default:
+        // Commands, config options, usage, and update kinds of later versions: not shown.
+        break;
+    }
+    this.refreshActivity();
+  }
+
+  /**
+   * A permission request or question about `toolCall` opens: the call is merged (the
+   * request may carry only its id) and its header printed if it was not yet.
+   */
+  beginRequest(toolCall: ToolCallUpdate): ToolCallState {
+    const call = this.calls.merge(toolCall);
+    if (!call.printed) this.printHeader(call, false);
+    call.asking = true;
+    this.refreshActivity();
+    return call;
+  }
+
+  /** Marks the content a request box showed, so it is not shown again. */
+  markShown(call: ToolCallState | undefined): void {
+    if (call) call.printedTitle = call.title;
+    for (const item of call?.content ?? []) call?.shown.add(contentKey(item));
+  }
+
+  endRequest(call: ToolCallState | undefined): void {
+    if (call) {
+      call.asking = false;
+      this.lastCall = call.id; // the box was about this call: its next status needs no title
+    }
+    this.refreshActivity();
+  }
+
+  /** Anything held back (a plan burst, an open text line) goes out now. */
+  flush(): void {
+    if (this.open) {
+      this.screen.endLine();
+      this.open = undefined;
+    }
+    const entries = this.pendingPlan;
+    this.pendingPlan = undefined;
+    if (!entries) return;
+    const key = JSON.stringify(entries);
+    if (key === this.printedPlan) return;
+    this.printedPlan = key;
+    this.screen.block(planLines(entries, this.ctx));
+    this.lastCall = undefined;
+  }
+
+  private chunk(stream: Stream, messageId: string | undefined, raw: string): void {
+    const text = sanitize(raw);
+    if (text === "") return;
+    const { style } = this;
+    const same = this.open?.stream === stream && this.open.messageId === messageId;
+    if (!same) {
+      this.flush();
+      this.open = { stream, messageId };
+      this.lastCall = undefined;
+      this.screen.gap();
+      if (stream === "thought") this.screen.stream(style.dim("✻ "));
+      if (stream === "user") this.screen.stream(style.blue("› "));
+    }
+    this.screen.stream(stream === "thought" ? style.dim(style.italic(text)) : text);
+  }
+
+  private toolCall(update: ToolCall | ToolCallUpdate): void {
+    const call = this.calls.merge(update);
+    if (!call.printed) {
+      if (isDescribed(call)) this.printHeader(call, true);
+      return;
+    }
+    if (call.status !== call.printedStatus) {
+      this.flush();
+      call.printedStatus = call.status;
+      this.callLines(call, [
+        toolStatusLine(call, this.ctx, this.lastCall !== call.id),
+        ...this.newContent(call),
+      ]);
+    } else if (call.status !== "pending") {
+      const fresh = this.newContent(call);
+      if (fresh.length) {
+        this.flush();
+        this.callLines(call, [toolStatusLine(call, this.ctx, this.lastCall !== call.id), ...fresh]);
+      }
+    }
+  }
+
+  /** Lines under a call's header. */
+  private callLines(call: ToolCallState, lines: string[]): void {
+    this.screen.lines(lines);
+    this.lastCall = call.id;
+  }
+
+  private printHeader(call: ToolCallState, withStatus: boolean): void {
+    this.flush();
+    call.printed = true;
+    call.printedTitle = call.title;
+    const lines = toolHeaderLines(call, this.ctx);
+    if (withStatus && call.status !== "pending") {
+      call.printedStatus = call.status;
+      lines.push(toolStatusLine(call, this.ctx), ...this.newContent(call));
+    } else {
+      call.printedStatus = "pending";
+    }
+    this.screen.block(lines);
+    this.lastCall = call.id;
+  }
+
+  /** Content items not shown before, indented under their call. */
+  private newContent(call: ToolCallState): string[] {
+    const fresh = call.content.filter((item) => !call.shown.has(contentKey(item)));
+    for (const item of fresh) call.shown.add(contentKey(item));
+    return contentLines(fresh, this.ctx).map((line) => `    ${line}`);
+  }
+
+  private refreshActivity(): void {
+    const active = this.calls.all().filter((c) => isActive(c) && !c.asking);
+    const asking = this.calls.all().some((c) => c.asking);
+    const running = active.at(-1);
+    if (asking || !this.turnRunning) this.screen.setActivity(undefined);
+    else if (running) {
+      const more = active.length > 1 ? ` (+${active.length - 1} more)` : "";
+      const title = oneLine(running.title) || "Tool call";
+      this.screen.setActivity(
+        `${title} — ${running.status === "in_progress" ? "running" : "starting"}${more}`,
+      );
+    } else this.screen.setActivity("Working…");
+  }
+}

@@ -1,0 +1,100 @@
+import type {
+  ToolCall,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolCallUpdate,
+  ToolKind,
+} from "@agentclientprotocol/sdk";
+
+/** What the client knows of one tool call: every field the agent sent so far, merged. */
+export interface ToolCallState {
+  id: string;
+  title: string;
+  kind: ToolKind | undefined;
+  status: ToolCallStatus;
+  content: ToolCallContent[];
+  locations: ToolCallLocation[];
+  rawInput: unknown;
+  /** The header line was printed. */
+  printed: boolean;
+  /** The title when the header was printed (a later title is shown with the status). */
+  printedTitle: string;
+  /** The last status printed. */
+  printedStatus: ToolCallStatus | undefined;
+  /** Keys of the content items already shown (each is shown once). */
+  shown: Set<string>;
+  /** A permission or question about this call is open. */
+  asking: boolean;
+  /** Its turn ended while it was still pending or running: no longer shown as active. */
+  abandoned: boolean;
+}
+
+/**
+ * Tool calls by id. `tool_call` creates (or replaces the known fields of) a call;
+ * `tool_call_update` changes only the fields it carries, and `content` and `locations`
+ * are replaced wholesale, as ACP says. A permission request's `toolCall` is an update too.
+ */
+export class ToolCallStore {
+  private readonly calls = new Map<string, ToolCallState>();
+
+  get(id: string): ToolCallState | undefined {
+    return this.calls.get(id);
+  }
+
+  all(): ToolCallState[] {
+    return [...this.calls.values()];
+  }
+
+  merge(update: ToolCall | ToolCallUpdate): ToolCallState {
+    let state = this.calls.get(update.toolCallId);
+    if (!state) {
+      state = {
+        id: update.toolCallId,
+        title: "",
+        kind: undefined,
+        status: "pending",
+        content: [],
+        locations: [],
+        rawInput: undefined,
+        printed: false,
+        printedTitle: "",
+        printedStatus: undefined,
+        shown: new Set(),
+        asking: false,
+        abandoned: false,
+      };
+      this.calls.set(update.toolCallId, state);
+    }
+    if (typeof update.title === "string") state.title = update.title;
+    if (update.kind) state.kind = update.kind;
+    if (update.status) state.status = update.status;
+    if (Array.isArray(update.content)) state.content = update.content;
+    if (Array.isArray(update.locations)) state.locations = update.locations;
+    if (update.rawInput !== undefined && update.rawInput !== null) state.rawInput = update.rawInput;
+    return state;
+  }
+}
+
+/** A call is worth a header once its input is known or it moved past `pending`. */
+export function isDescribed(state: ToolCallState): boolean {
+  if (state.status !== "pending") return true;
+  const input = state.rawInput;
+  return typeof input === "object" && input !== null && Object.keys(input).length > 0;
+}
+
+export function isActive(state: ToolCallState): boolean {
+  return !state.abandoned && (state.status === "pending" || state.status === "in_progress");
+}
+
+/** Identity of a content item for "show once": a diff by its path, other items by value. */
+export function contentKey(item: ToolCallContent): string {
+  switch (item.type) {
+    case "diff":
+      return `diff:${item.path}`;
+    case "terminal":
+      return `terminal:${item.terminalId}`;
+    default:
+      return `content:${JSON.stringify(item.content)}`;
+  }
+}

@@ -1,0 +1,200 @@
+// The terminal client's rendering pieces: diffs, option lists, permission boxes, safety.
+import { describe, expect, it } from "vitest";
+import { diffLines, hunks } from "../client/diff.js";
+import {
+  contentLines,
+  diffBlockLines,
+  optionLines,
+  permissionHints,
+  permissionLines,
+  permissionOptionLabels,
+  planLines,
+  toolStatusLine,
+  type RenderContext,
+} from "../client/render.js";
+import { createStyle, sanitize, visibleLength } from "../client/style.js";
+import { ToolCallStore } from "../client/tool-calls.js";
+
+const plain: RenderContext = { style: createStyle(false), cwd: "/work/project", width: 100 };
+const colour: RenderContext = { ...plain, style: createStyle(true) };
+const RED = "\x1b[31m";
+const GREEN = "\x1b[32m";
+const DIM = "\x1b[2m";
+
+describe("line diff", () => {
+  it("keeps common lines and marks removed and added ones", () => {
+    expect(diffLines("a\nb\nc\n", "a\nB\nc\n")).toEqual([
+      { op: " ", text: "a" },
+      { op: "-", text: "b" },
+      { op: "+", text: "B" },
+      { op: " ", text: "c" },
+    ]);
+  });
+
+  it("finds an insertion in the middle instead of rewriting the rest", () => {
+    const ops = diffLines("1\n2\n3\n4\n", "1\n2\nnew\n3\n4\n").map((l) => `${l.op}${l.text}`);
+    expect(ops).toEqual([" 1", " 2", "+new", " 3", " 4"]);
+  });
+
+  it("shows a new file (oldText null or absent) as added lines only", () => {
+    expect(diffLines(null, "x\ny").map((l) => l.op)).toEqual(["+", "+"]);
+    expect(diffLines(undefined, "").length).toBe(0);
+  });
+
+  it("keeps three lines of context around a change and marks the gaps", () => {
+    const before = Array.from({ length: 20 }, (_, i) => `line ${i}`);
+    const after = before.map((l, i) => (i === 10 ? "changed" : l));
+    const shown = hunks(diffLines(before.join("\n"), after.join("\n")));
+    expect(shown[0]).toBeNull();
+    expect(shown.filter((l) => l !== null)).toHaveLength(8); // 3 + removed + added + 3
+    expect(shown.at(-1)).toBeNull();
+  });
+
+  it("renders removed lines red, added lines green and context dim, with the path relative to cwd", () => {
+    const lines = diffBlockLines("/work/project/math.js", "a\nold\n", "a\nnew\n", colour);
+    expect(lines[0]).toContain("math.js");
+    expect(lines[0]).not.toContain("/work/project");
+    expect(lines.find((l) => l.includes("old"))).toContain(RED);
+    expect(lines.find((l) => l.includes("new"))).toContain(GREEN);
+    expect(lines.find((l) => l.includes(" a"))).toContain(DIM);
+  });
+
+  it("has no escape codes without colour, and +/- prefixes carry the meaning", () => {
+    const lines = diffBlockLines("/elsewhere/x.txt", null, "hello\n", plain);
+    expect(lines).toEqual(["/elsewhere/x.txt (new file)", "+ hello"]);
+  });
+});
+
+describe("option lists", () => {
+  const options = [
+    { optionId: "allow-once", name: "Yes", kind: "allow_once" as const },
+    {
+      optionId: "allow-with-updates",
+      name: "Yes, and don't ask again for npm test commands",
+      kind: "allow_always" as const,
+    },
+    { optionId: "reject", name: "No", kind: "reject_once" as const },
+  ];
+
+  it("numbers the options and marks the highlighted one", () => {
+    const lines = optionLines(permissionOptionLabels(options, false), 1, plain);
+    expect(lines).toEqual([
+      "│   1. Yes",
+      "│ ❯ 2. Yes, and don't ask again for npm test commands",
+      "│   3. No",
+    ]);
+  });
+
+  it("shows ids and kinds in transcripts, and no marker when nothing is highlighted", () => {
+    const lines = optionLines(permissionOptionLabels(options, true), undefined, plain);
+    expect(lines[1]).toBe(
+      "│   2. Yes, and don't ask again for npm test commands — allow-with-updates, allow_always",
+    );
+    expect(lines.some((l) => l.includes("❯"))).toBe(false);
+  });
+
+  it("ticks multi-select items", () => {
+    const lines = optionLines([{ label: "A" }, { label: "B" }], 0, plain, [false, true]);
+    expect(lines).toEqual(["│ ❯ 1. [ ] A", "│   2. [x] B"]);
+  });
+
+  it("cuts long labels to the terminal width", () => {
+    const narrow = { ...plain, width: 30 };
+    const [line] = optionLines([{ label: "x".repeat(100), detail: "y".repeat(50) }], 0, narrow);
+    expect(visibleLength(line!)).toBeLessThanOrEqual(30);
+  });
+});
+
+describe("permission requests", () => {
+  const store = new ToolCallStore();
+  const call = store.merge({
+    toolCallId: "t1",
+    title: "npm test",
+    kind: "execute",
+    status: "pending",
+    content: [{ type: "content", content: { type: "text", text: "Run the tests" } }],
+    locations: [{ path: "/work/project/package.json", line: 3 }],
+  });
+
+  it("uses the extension's title and description when present", () => {
+    const hints = permissionHints({
+      _meta: { permission: { version: 1, title: "Ready to code?", description: "Reason: x" } },
+    });
+    const lines = permissionLines(hints, call, plain);
+    expect(lines[0]).toBe("╭─ Permission: Ready to code?");
+    expect(lines).toContain("│ Reason: x");
+    // The subject is still the tool call: its title, locations and content.
+    expect(lines).toContain("│ npm test (execute)");
+    expect(lines).toContain("│ ↳ package.json:3");
+    expect(lines).toContain("│ Run the tests");
+  });
+
+  it("works without _meta.permission, from the standard tool call", () => {
+    const lines = permissionLines(permissionHints({}), call, plain);
+    expect(lines[0]).toBe("╭─ Permission: npm test");
+    expect(lines).toContain("│ Run the tests");
+  });
+
+  it("ignores unknown _meta fields, malformed hints and versions it does not know", () => {
+    expect(
+      permissionHints({
+        _meta: { permission: { version: 1, title: "T", future: { x: 1 } }, other: 1 },
+      }),
+    ).toEqual({ title: "T" });
+    expect(permissionHints({ _meta: { permission: { version: 2, title: "T" } } })).toEqual({});
+    expect(permissionHints({ _meta: { permission: "nope" } })).toEqual({});
+    expect(permissionHints({ _meta: { permission: { version: 1, title: "  " } } })).toEqual({});
+  });
+});
+
+describe("tool calls, plans and safety", () => {
+  it("renders text content without code fences, and diffs", () => {
+    const lines = contentLines(
+      [
+        { type: "content", content: { type: "text", text: "```console\n> ok\n```" } },
+        { type: "diff", path: "/work/project/a.txt", oldText: "1\n", newText: "2\n" },
+      ],
+      plain,
+    );
+    expect(lines).toEqual(["> ok", "a.txt", "- 1", "+ 2"]);
+  });
+
+  it("cuts long text content and says how much is left", () => {
+    const text = Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n");
+    const lines = contentLines([{ type: "content", content: { type: "text", text } }], plain);
+    expect(lines).toHaveLength(13);
+    expect(lines.at(-1)).toBe("… 18 more lines");
+  });
+
+  it("names a status change with the call's title when other lines came in between", () => {
+    const call = new ToolCallStore().merge({
+      toolCallId: "t",
+      title: "npm test",
+      status: "completed",
+    });
+    call.printedTitle = "npm test";
+    expect(toolStatusLine(call, plain)).toBe("  └ ✓ completed");
+    expect(toolStatusLine(call, plain, true)).toBe("  └ ✓ npm test: completed");
+    call.title = "Exited Plan Mode";
+    expect(toolStatusLine(call, plain)).toBe("  └ ✓ completed: Exited Plan Mode");
+  });
+
+  it("renders plan entries with their status", () => {
+    expect(
+      planLines(
+        [
+          { content: "Read", status: "completed", priority: "medium" },
+          { content: "Fix", status: "in_progress", priority: "high" },
+          { content: "Test", status: "pending", priority: "low" },
+        ],
+        plain,
+      ),
+    ).toEqual(["◆ Tasks", "  ☑ Read", "  ◐ Fix", "  ☐ Test"]);
+  });
+
+  it("strips terminal control sequences from agent text", () => {
+    expect(sanitize("a\x1b]0;title\x07b\x1b[2Jc\r\nd\te")).toBe("a]0;titleb[2Jc\nd  e");
+    const call = new ToolCallStore().merge({ toolCallId: "x", title: "evil\x1b[31m title\x07" });
+    expect(permissionLines({}, call, plain)[0]).toBe("╭─ Permission: evil[31m title");
+  });
+});

@@ -1,0 +1,197 @@
+// The terminal client in a real terminal (tmux): keys in, the screen captured. The built
+// client (dist/client/index.js) runs the built agent, real Claude Code and a scripted model.
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { startScriptedApi, toolResults, type ScriptedApi } from "../scripted-api/index.js";
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const CLIENT = join(REPO, "dist", "client", "index.js");
+const AGENT = join(REPO, "dist", "index.js");
+const TEST_ID = "toolu_tmux_test";
+
+/** One tmux server of our own (its own socket), killed in teardown. */
+class Tmux {
+  readonly socket = `claude-agent-acp-client-test-${process.pid}-${randomUUID().slice(0, 8)}`;
+
+  private tmux(...args: string[]): Promise<{ stdout: string }> {
+    return run("tmux", ["-u", "-L", this.socket, "-f", "/dev/null", ...args]);
+  }
+
+  private socketPath: string | undefined;
+
+  async start(command: string): Promise<void> {
+    await this.tmux("new-session", "-d", "-x", "110", "-y", "40", command);
+    this.socketPath = (await this.tmux("display-message", "-p", "#{socket_path}")).stdout.trim();
+  }
+
+  /** The pane with its scrollback, as text. */
+  async capture(): Promise<string> {
+    return (await this.tmux("capture-pane", "-p", "-J", "-S", "-")).stdout;
+  }
+
+  async keys(...keys: string[]): Promise<void> {
+    await this.tmux("send-keys", ...keys);
+  }
+
+  async waitFor(pattern: RegExp, timeoutMs = 25_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = await this.capture();
+      if (pattern.test(screen)) return screen;
+      const exited = /\[client exited \d+\]/.test(screen);
+      if (exited || Date.now() > deadline) {
+        const why = exited ? "the client exited" : "timed out";
+        throw new Error(`${why} waiting for ${pattern}; screen:\n${screen}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Kills the server and removes its socket file (tmux leaves it behind). */
+  async kill(): Promise<void> {
+    await this.tmux("kill-server").catch(() => undefined);
+    if (this.socketPath) await rm(this.socketPath, { force: true });
+  }
+}
+
+interface World {
+  root: string;
+  cwd: string;
+  api: ScriptedApi;
+  tmux: Tmux;
+}
+
+const worlds: World[] = [];
+afterEach(async () => {
+  for (const world of worlds.splice(0)) {
+    await world.tmux.kill();
+    await world.api.close();
+    await rm(world.root, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
+  }
+});
+
+const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A project whose `npm test` leaves ran.txt behind; a model that asks to run it; the client
+ * running in tmux with only the environment it needs (temp HOME and CLAUDE_CONFIG_DIR).
+ */
+async function startWorld(): Promise<World> {
+  for (const built of [CLIENT, AGENT]) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first.`);
+  }
+  const root = await realpath(await mkdtemp(join(tmpdir(), "claude-agent-acp-client-tmux-")));
+  const home = join(root, "home");
+  const cwd = join(root, "project");
+  await mkdir(join(home, ".claude"), { recursive: true });
+  await mkdir(cwd);
+  await writeFile(
+    join(cwd, "package.json"),
+    JSON.stringify({ name: "t", private: true, scripts: { test: "node test.js" } }),
+  );
+  await writeFile(join(cwd, "test.js"), `require("fs").writeFileSync("ran.txt", "yes\\n");\n`);
+  const api = await startScriptedApi([
+    {
+      content: [
+        { type: "text", text: "I'll run the tests." },
+        {
+          type: "tool_use",
+          id: TEST_ID,
+          name: "Bash",
+          input: { command: "npm test", description: "Run the tests" },
+        },
+      ],
+    },
+    (request) => {
+      const result = toolResults(request).find((r) => r.tool_use_id === TEST_ID);
+      return {
+        content: [
+          { type: "text", text: result?.is_error ? "They did not run." : "The tests ran." },
+        ],
+      };
+    },
+  ]);
+  const tmux = new Tmux();
+  const world = { root, cwd, api, tmux };
+  worlds.push(world);
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, ".claude"),
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: "sk-test",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    CLAUDE_CODE_MAX_RETRIES: "0",
+    CLAUDE_AGENT_ACP_LOG: "warn",
+    TERM: "xterm-256color",
+    LANG: "C.UTF-8",
+  };
+  const client = [
+    "env",
+    "-i",
+    ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+    process.execPath,
+    CLIENT,
+    "--cwd",
+    cwd,
+    "Run the tests.",
+    "--",
+    process.execPath,
+    AGENT,
+  ];
+  // The pane stays after the client exits, with its exit code on the screen.
+  await tmux.start(`${client.map(quote).join(" ")}; echo "[client exited $?]"; sleep 600`);
+  return world;
+}
+
+describe("the client in a terminal", () => {
+  it(
+    "chooses a permission option with the arrow keys and Enter: the durable rule lands and the command runs",
+    { timeout: 90_000 },
+    async () => {
+      const { tmux, cwd } = await startWorld();
+      await tmux.waitFor(/❯ 1\. Yes\n[\s\S]*Esc to cancel/);
+
+      await tmux.keys("Down");
+      await tmux.waitFor(/❯ 2\. Yes, and don't ask again for npm test commands/);
+      await tmux.keys("Enter");
+      const screen = await tmux.waitFor(/\[client exited \d+\]/);
+
+      expect(screen).toContain("╭─ Permission: npm test");
+      expect(screen).toContain("╰─ ✓ Yes, and don't ask again for npm test commands");
+      expect(screen).not.toContain("Esc to cancel"); // the menu was replaced by the answer
+      expect(screen).toContain("The tests ran.");
+      expect(screen).toContain("■ Turn ended (end_turn)");
+      expect(screen).toContain("[client exited 0]");
+      expect(await readFile(join(cwd, "ran.txt"), "utf8")).toBe("yes\n");
+      const settings = await readFile(join(cwd, ".claude", "settings.local.json"), "utf8");
+      expect(settings).toMatch(/Bash\(npm test[ :]\*\)/);
+    },
+  );
+
+  it(
+    "Esc cancels the request and the turn: the command does not run",
+    { timeout: 90_000 },
+    async () => {
+      const { tmux, cwd } = await startWorld();
+      await tmux.waitFor(/Esc to cancel/);
+
+      await tmux.keys("Escape");
+      const screen = await tmux.waitFor(/\[client exited \d+\]/);
+
+      expect(screen).toContain("⊘ cancelled (Esc)");
+      expect(screen).toContain("■ Turn ended (cancelled)");
+      expect(screen).toContain("[client exited 0]");
+      expect(existsSync(join(cwd, "ran.txt"))).toBe(false);
+      expect(existsSync(join(cwd, ".claude", "settings.local.json"))).toBe(false);
+    },
+  );
+});
