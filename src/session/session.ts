@@ -56,6 +56,9 @@ export const START_TIMEOUT_MS = 60_000;
 /** The model name Claude Code gives the messages it makes up itself (API errors). */
 const SYNTHETIC_MODEL = "<synthetic>";
 
+/** When, after a turn, to look for a title Claude Code produced for the conversation. */
+const TITLE_CHECK_DELAYS_MS = [0, 2_000, 5_000, 10_000];
+
 /** Claude Code's capability for reporting how a question went unanswered. */
 const UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1";
 
@@ -110,6 +113,7 @@ export class Session {
   /** The last title published with session_info_update. */
   private title: string | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
+  private titleTimers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: SessionOptions) {
     this.sessionId = options.id;
@@ -306,6 +310,7 @@ export class Session {
   close(): void {
     if (this.closed) return;
     this.cancelIdleClose();
+    for (const timer of this.titleTimers) clearTimeout(timer);
     this.cancel();
     this.closed = true;
     const query = this.query;
@@ -323,6 +328,7 @@ export class Session {
     const query = this.query ?? this.startQuery(this.configuration?.current.mode ?? "default");
     this.current = turn;
     this.hasTranscript = true;
+    turn.prompt = content;
     try {
       query.send(userMessage(content));
       await turn.outcome;
@@ -410,6 +416,7 @@ export class Session {
 
   private async dispatch(message: SDKMessage): Promise<void> {
     const turn = this.current;
+    if (turn) turn.heardFromClaude = true;
     if (message.type === "result") {
       if (turn) await this.endTurn(turn, message);
       return;
@@ -450,7 +457,20 @@ export class Session {
     }
     await this.settle(turn, outcomeOfResult(result, turn));
     turn.finish();
-    void this.send(() => this.publishTitle());
+    this.scheduleTitleChecks();
+  }
+
+  /**
+   * Claude Code writes its title for a conversation on its own time, often just after the
+   * turn: look at the end of the turn and a few times after.
+   */
+  private scheduleTitleChecks(): void {
+    for (const timer of this.titleTimers) clearTimeout(timer);
+    this.titleTimers = TITLE_CHECK_DELAYS_MS.map((delay) => {
+      const timer = setTimeout(() => void this.send(() => this.publishTitle()), delay);
+      timer.unref();
+      return timer;
+    });
   }
 
   private async handleSystem(message: SDKSystemMessage): Promise<void> {
@@ -554,6 +574,14 @@ export class Session {
     if (!active && this.query) return;
     const turn = this.current;
     if (!turn || turn.isFinished) return;
+    // A process that died before it said anything for this turn (e.g. an idle process
+    // that ended just as the prompt came) never saw the prompt: resume and send it again.
+    if (!turn.heardFromClaude && !turn.resent && !turn.cancelRequested && turn.prompt) {
+      turn.resent = true;
+      log.info(`session ${this.id}: Claude Code ended before the prompt reached it; resuming`);
+      this.startQuery(this.configuration?.current.mode ?? "default").send(userMessage(turn.prompt));
+      return;
+    }
     turn.abort.abort(new Error("Claude Code ended"));
     const outcome: TurnOutcome = turn.cancelRequested
       ? { stopReason: "cancelled" }

@@ -9,7 +9,7 @@ import { log } from "../logger.js";
 import { cleanMultiline } from "../util/text.js";
 import { partialToolInfo, type ToolContext, type ToolInput } from "../tools/index.js";
 import { toolResultUpdate } from "../tools/results.js";
-import { PLAN_TOOLS, planEntriesFromTodos, TaskPlan } from "../tools/todo.js";
+import { PLAN_TOOLS, planEntriesFromTodos, TaskPlan, taskResultFromText } from "../tools/todo.js";
 import {
   claudeCodeMeta,
   subagentMeta,
@@ -35,10 +35,19 @@ export interface ReplayedMessage {
   parent_tool_use_id: string | null;
 }
 
+/** Markers Claude Code writes into the conversation when a turn was interrupted. */
+const INTERRUPTION_MARKERS = new Set([
+  "[Request interrupted by user]",
+  "[Request interrupted by user for tool use]",
+]);
+
 /** Text Claude Code adds for the model only; not something the user wrote. */
-function isSystemReminder(text: string): boolean {
+function isClaudeCodeNote(text: string): boolean {
   const trimmed = text.trim();
-  return trimmed.startsWith("<system-reminder>") && trimmed.endsWith("</system-reminder>");
+  return (
+    INTERRUPTION_MARKERS.has(trimmed) ||
+    (trimmed.startsWith("<system-reminder>") && trimmed.endsWith("</system-reminder>"))
+  );
 }
 
 /** A tool use whose input is still streaming. */
@@ -212,10 +221,12 @@ export class StreamTranslator {
       if (!call) continue;
       // The plan changes once the tool has run (a disabled tool changes nothing).
       if (!block.is_error && PLAN_TOOLS.has(call.name)) {
+        // A replayed conversation has no structured results: read the result text then.
+        const structured = message.tool_use_result ?? taskResultFromText(call.name, block);
         const entries =
           call.name === "TodoWrite"
             ? planEntriesFromTodos(call.input)
-            : this.tasks.applyToolResult(call.name, call.input, message.tool_use_result);
+            : this.tasks.applyToolResult(call.name, call.input, structured);
         if (entries) await this.client.updatePlan(entries, subagentMeta(call.parentToolUseId));
       }
       // Plan tools the stream did not show as tool calls get no tool call update.
@@ -251,7 +262,7 @@ export class StreamTranslator {
         : user.content;
     if (!Array.isArray(content)) return;
     for (const block of content) {
-      if (block.type === "text" && !isSystemReminder(block.text)) {
+      if (block.type === "text" && !isClaudeCodeNote(block.text)) {
         await this.client.sendUserContent({ type: "text", text: cleanMultiline(block.text) });
       } else if (block.type === "image" && block.source.type === "base64") {
         await this.client.sendUserContent({

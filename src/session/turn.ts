@@ -1,6 +1,7 @@
 import type { PromptResponse } from "@agentclientprotocol/sdk";
 import type { Usage } from "@agentclientprotocol/sdk/unstable";
 import { deferred } from "../util/deferred.js";
+import type { UserContentBlock } from "../claude/types.js";
 import type { PlanHandoff } from "../plan/handoff.js";
 import type { ClaudeApiError, TurnOutcome } from "./outcome.js";
 
@@ -25,6 +26,11 @@ export class Turn {
   planText: string | undefined;
   /** Set by a clear-context choice: the turn continues in a new conversation. */
   handoff: PlanHandoff | undefined;
+  /** What was sent to Claude, kept to send again if its process never saw it. */
+  prompt: UserContentBlock[] | undefined;
+  /** Claude Code said something (anything) since the prompt was sent. */
+  heardFromClaude = false;
+  resent = false;
 
   readonly outcome: Promise<TurnOutcome> = this.outcomeDeferred.promise;
   readonly finished: Promise<void> = this.finishedDeferred.promise;

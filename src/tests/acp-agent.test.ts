@@ -248,6 +248,9 @@ describe("session/prompt", () => {
       .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "x" }] })
       .catch((e: unknown) => e);
     await query.waitForSent(1);
+    // Claude Code had started on the turn when it died.
+    query.emit(...streamedText("msg_1", "Working"));
+    await new Promise((r) => setTimeout(r, 20));
     query.end(new Error("Claude Code process exited with code 137"));
     const error = rpcError(await prompt);
     expect(error.code).toBe(-32603);
@@ -263,6 +266,26 @@ describe("session/prompt", () => {
     await second.waitForSent(1);
     second.emit(result());
     expect(await next).toMatchObject({ stopReason: "end_turn" });
+  });
+});
+
+describe("a process that dies before it saw the prompt", () => {
+  it("is resumed and the prompt is sent again, instead of failing the turn", async () => {
+    const { agent, claude, query, sessionId } = await setup();
+    const restarted = claude.nextStart();
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "hello" }],
+    });
+    await query.waitForSent(1);
+    // It ended without a word for this turn (e.g. an idle process that was just closing).
+    query.end();
+    const second = await restarted;
+    expect(second.options.resume).toBe(sessionId);
+    const resent = await second.waitForSent(1);
+    expect(resent.message.content).toEqual([{ type: "text", text: "hello" }]);
+    second.emit(result());
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
   });
 });
 

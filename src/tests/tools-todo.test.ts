@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { PlanEntry } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import type { ToolInput } from "../tools/index.js";
-import { TaskPlan, planEntriesFromTodos } from "../tools/todo.js";
+import { TaskPlan, planEntriesFromTodos, taskResultFromText } from "../tools/todo.js";
 
 interface Recorded {
   name: string;
@@ -132,5 +132,46 @@ describe("TaskPlan keeps a session's tasks as full plan snapshots", () => {
     expect(plan.created("1", "Teammate task")).toEqual([entry("Teammate task", "pending")]);
     expect(plan.completed("1", "Teammate task")).toEqual([entry("Teammate task", "completed")]);
     expect(plan.created("1", "Teammate task")).toEqual([entry("Teammate task", "completed")]);
+  });
+});
+
+describe("a saved conversation keeps only result text: the plan is rebuilt from it", () => {
+  it("TaskCreate and TaskUpdate results read back from a transcript give the same plan", () => {
+    const plan = new TaskPlan();
+    const created = taskResultFromText("TaskCreate", {
+      content: "Task #1 created successfully: Write tests",
+    });
+    expect(created).toEqual({ task: { id: "1", subject: "Write tests" } });
+    plan.applyToolResult(
+      "TaskCreate",
+      { subject: "Write tests", activeForm: "Writing tests" },
+      created,
+    );
+    const entries = plan.applyToolResult(
+      "TaskUpdate",
+      { taskId: "1", status: "in_progress" },
+      taskResultFromText("TaskUpdate", { content: "Updated task #1 status" }),
+    );
+    expect(entries).toEqual([entry("Writing tests", "in_progress")]);
+  });
+
+  it("a TaskList result text lists the tasks with their status", () => {
+    expect(
+      taskResultFromText("TaskList", {
+        content: [{ type: "text", text: "#1 [in_progress] Write tests\n#2 [pending] Ship it" }],
+      }),
+    ).toEqual({
+      tasks: [
+        { id: "1", status: "in_progress", subject: "Write tests" },
+        { id: "2", status: "pending", subject: "Ship it" },
+      ],
+    });
+  });
+
+  it("other tools and unrecognised text give nothing", () => {
+    expect(taskResultFromText("TaskCreate", { content: "something else" })).toBeUndefined();
+    expect(
+      taskResultFromText("Bash", { content: "Task #1 created successfully: x" }),
+    ).toBeUndefined();
   });
 });

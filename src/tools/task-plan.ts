@@ -112,3 +112,38 @@ export class TaskPlan {
     });
   }
 }
+
+/**
+ * The structured output of a Task* call rebuilt from its result text, for conversations
+ * read back from a transcript (which keeps only the text): "Task #1 created
+ * successfully: <subject>" and TaskList's "#1 [in_progress] <subject>" lines.
+ */
+export function taskResultFromText(
+  name: string,
+  block: { content?: unknown },
+): Record<string, unknown> | undefined {
+  const text =
+    typeof block.content === "string"
+      ? block.content
+      : Array.isArray(block.content)
+        ? block.content
+            .map((part: unknown) =>
+              isRecord(part) && typeof part.text === "string" ? part.text : "",
+            )
+            .join("\n")
+        : "";
+  if (name === "TaskCreate") {
+    const match = /^Task #(\S+) created successfully: (.*)$/m.exec(text);
+    return match ? { task: { id: match[1], subject: match[2] } } : undefined;
+  }
+  if (name === "TaskList") {
+    const tasks = [...text.matchAll(/^#(\S+) \[([a-z_]+)\] (.*)$/gm)].map((m) => ({
+      id: m[1],
+      status: m[2],
+      subject: m[3],
+    }));
+    return { tasks };
+  }
+  if (name === "TaskUpdate") return { success: true };
+  return undefined;
+}

@@ -4,7 +4,7 @@ import { planEntry, planStatus } from "./plan-entry.js";
 import { defaultResult } from "./result-content.js";
 import type { ToolFamily, ToolInput, ToolRenderer } from "./types.js";
 
-export { TaskPlan } from "./task-plan.js";
+export { TaskPlan, taskResultFromText } from "./task-plan.js";
 
 /** TodoWrite's `todos` as an ACP plan; malformed entries are skipped. */
 export function planEntriesFromTodos(input: ToolInput): PlanEntry[] {
