@@ -1,0 +1,269 @@
+// Memory: the agent's own RSS (VmRSS of the node process; Claude Code excluded) and the
+// total RSS of its process tree (agent + Claude Code processes + their children) with 1,
+// 10 and 50 idle sessions — each after session/new and one short prompt, then a settle
+// pause — and after initialize, next to the RSS of node importing the same modules.
+// 50 sessions would be 50 Claude Code processes (~9 GB, minutes of process starts), so
+// that level runs on an agent with idle close (CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS), unless
+// --memory-live asks for them live. No level takes MemAvailable below the floor: the ramp
+// stops there and says so.
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { promisify } from "node:util";
+import { performance } from "node:perf_hooks";
+import { BenchAgent, sleep } from "./support/agent-process.js";
+import type { BenchContext } from "./support/context.js";
+import { memAvailable, processTree, treeRss, type TreeRss } from "./support/proc.js";
+import { progress } from "./support/progress.js";
+import type { Row, SuiteResult } from "./support/report.js";
+import { benchEnv, createSandbox } from "./support/sandbox.js";
+import { HELLO_PROMPT } from "./support/scenarios.js";
+import { median } from "./support/stats.js";
+import { REPO_ROOT } from "./support/paths.js";
+
+const run = promisify(execFile);
+
+const TARGET_MB = 60;
+const MB = 2 ** 20;
+const SETTLE_MS = 3_000;
+/** Never let the machine's MemAvailable drop below this. */
+const FLOOR_BYTES = Number(process.env.BENCH_MEMORY_FLOOR_GB ?? 6) * 2 ** 30;
+const IDLE_TIMEOUT_MS = 3_000;
+
+interface Level {
+  sessions: number;
+  own: number;
+  total: number;
+  claudeProcesses: number;
+}
+
+/** Claude Code processes below the agent (by their command line). */
+async function claudeProcesses(agentPid: number): Promise<number> {
+  let n = 0;
+  for (const pid of await processTree(agentPid)) {
+    if (pid === agentPid) continue;
+    try {
+      const cmd = await readFile(`/proc/${pid}/cmdline`, "utf8");
+      if (/claude/.test(cmd)) n++;
+    } catch {
+      // gone
+    }
+  }
+  return n;
+}
+
+/** Median of a few readings, after the settle pause. */
+async function measure(agent: BenchAgent, sessions: number, settleMs: number): Promise<Level> {
+  await sleep(settleMs);
+  const readings: TreeRss[] = [];
+  for (let i = 0; i < 5; i++) {
+    readings.push(await treeRss(agent.pid));
+    await sleep(200);
+  }
+  return {
+    sessions,
+    own: median(readings.map((r) => r.own)),
+    total: median(readings.map((r) => r.total)),
+    claudeProcesses: await claudeProcesses(agent.pid),
+  };
+}
+
+async function openIdleSession(agent: BenchAgent, cwd: string): Promise<void> {
+  const { result } = await agent.newSession(cwd);
+  const prompt = await agent.prompt(result.sessionId, HELLO_PROMPT);
+  if (prompt.result.stopReason !== "end_turn") {
+    throw new Error(`prompt ended with ${prompt.result.stopReason}`);
+  }
+}
+
+interface Ramp {
+  levels: Level[];
+  /** Sessions reached when memory ran short, if it did. */
+  cappedAt?: number;
+}
+
+/** Sessions opened so far on one agent. */
+interface Opened {
+  count: number;
+}
+
+/**
+ * Opens sessions up to each level (two at a time: the machine's two cores) and measures
+ * there. Stops early when two more Claude Code processes (estimated from those so far)
+ * would take MemAvailable below the floor.
+ */
+async function ramp(
+  agent: BenchAgent,
+  cwd: string,
+  opened: Opened,
+  levels: readonly number[],
+  label: string,
+  settleMs = SETTLE_MS,
+): Promise<Ramp> {
+  const out: Level[] = [];
+  let perSession = 300 * MB;
+  for (const level of levels) {
+    while (opened.count < level) {
+      const available = await memAvailable();
+      if (available - 2 * perSession < FLOOR_BYTES) {
+        progress(
+          `memory (${label}): stopping at ${opened.count} sessions: ${Math.round(available / MB)} MB available`,
+        );
+        out.push(await measure(agent, opened.count, settleMs));
+        return { levels: out, cappedAt: opened.count };
+      }
+      const batch = Math.min(2, level - opened.count);
+      await Promise.all(Array.from({ length: batch }, () => openIdleSession(agent, cwd)));
+      opened.count += batch;
+      if (opened.count % 10 === 0) progress(`memory (${label}): ${opened.count} sessions open`);
+    }
+    const m = await measure(agent, level, settleMs);
+    if (m.claudeProcesses > 0) {
+      perSession = Math.max(perSession, (m.total - m.own) / m.claudeProcesses);
+    }
+    out.push(m);
+    progress(
+      `memory (${label}): ${level} sessions: agent ${(m.own / MB).toFixed(1)} MB, total ${(m.total / MB).toFixed(0)} MB, ${m.claudeProcesses} Claude processes`,
+    );
+  }
+  return { levels: out };
+}
+
+/** RSS of a bare node process after importing `modules`: the floor under the agent. */
+async function importFloor(modules: readonly string[]): Promise<number> {
+  const code = [
+    ...modules.map((m) => `await import(${JSON.stringify(m)});`),
+    "await new Promise((r) => setTimeout(r, 1000));",
+    "const s = (await import('node:fs')).readFileSync('/proc/self/status', 'utf8');",
+    "process.stdout.write(/^VmRSS:\\s+(\\d+)/m.exec(s)[1]);",
+  ].join(" ");
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", code], {
+    cwd: REPO_ROOT,
+  });
+  return Number(stdout) * 1024;
+}
+
+export async function runMemory(ctx: BenchContext): Promise<SuiteResult> {
+  const started = performance.now();
+  // 50 sessions: with idle close unless --memory-live asks for 50 live Claude processes.
+  const levels = ctx.memoryLive && !ctx.quick ? [0, 1, 10, 50] : [0, 1, 10];
+  const idleLevel = ctx.quick || ctx.memoryLive ? undefined : 50;
+  const sandbox = await createSandbox("memory");
+  const env = benchEnv(ctx.api.url, sandbox);
+  const notes: string[] = [];
+  const rows: Row[] = [];
+  const detail: Record<string, unknown> = {};
+  const levelRow = (l: Level, note?: string): Row[] => {
+    if (l.sessions === 0) {
+      return [
+        {
+          figure: "Memory",
+          metric: "agent's own RSS, no session yet (after initialize)",
+          unit: "MB",
+          agent: l.own / MB,
+          baseline: floors.sdk / MB,
+          note: `direct SDK = node importing the Claude Agent SDK; node alone ${(floors.node / MB).toFixed(0)} MB, importing the ACP SDK ${(floors.acp / MB).toFixed(0)} MB, importing the agent's modules ${(floors.agent / MB).toFixed(0)} MB`,
+        },
+      ];
+    }
+    return [
+      {
+        figure: "Memory",
+        metric: `agent's own RSS, ${l.sessions} idle session${l.sessions === 1 ? "" : "s"}`,
+        unit: "MB",
+        agent: l.own / MB,
+        ...(l.sessions === 10
+          ? { target: `≤ ${TARGET_MB} MB at 10`, met: l.own / MB <= TARGET_MB }
+          : {}),
+        ...(note ? { note } : {}),
+      },
+      {
+        figure: "Memory",
+        metric: `total RSS with Claude Code, ${l.sessions} idle session${l.sessions === 1 ? "" : "s"}`,
+        unit: "MB",
+        agent: l.total / MB,
+        note: `${l.claudeProcesses} Claude Code processes${note ? `; ${note}` : ""}`,
+      },
+    ];
+  };
+
+  const floors = {
+    node: await importFloor([]),
+    sdk: await importFloor(["@anthropic-ai/claude-agent-sdk"]),
+    acp: await importFloor(["@agentclientprotocol/sdk"]),
+    agent: await importFloor([`${REPO_ROOT}dist/agent.js`, `${REPO_ROOT}dist/claude/sdk-query.js`]),
+  };
+  detail.floors = floors;
+  const agent = new BenchAgent({ env, cwd: sandbox.root });
+  let main: Ramp;
+  try {
+    await agent.initialize();
+    main = await ramp(agent, await sandbox.dir("cwd-default"), { count: 0 }, levels, "default");
+  } catch (error) {
+    process.stderr.write(`--- agent stderr (tail) ---\n${agent.log()}\n`);
+    throw error;
+  } finally {
+    await agent.stop();
+  }
+  detail.default = main;
+  for (const l of main.levels)
+    rows.push(...levelRow(l, main.cappedAt === l.sessions ? "capped: memory" : undefined));
+
+  if (main.cappedAt !== undefined) {
+    notes.push(
+      `Memory: the default configuration stopped at ${main.cappedAt} sessions, before MemAvailable fell below ${FLOOR_BYTES / 2 ** 30} GB.`,
+    );
+  }
+
+  if (idleLevel !== undefined) {
+    // The default agent is stopped: give its Claude Code processes time to go.
+    await sleep(2_000);
+    progress(
+      `memory: ${idleLevel} sessions with CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS=${IDLE_TIMEOUT_MS}`,
+    );
+    const idleEnv = { ...env, CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS) };
+    const idle = new BenchAgent({ env: idleEnv, cwd: sandbox.root });
+    try {
+      await idle.initialize();
+      const r = await ramp(
+        idle,
+        await sandbox.dir("cwd-idle"),
+        { count: 0 },
+        [idleLevel],
+        "idle-close",
+        IDLE_TIMEOUT_MS + SETTLE_MS,
+      );
+      detail.idleClose = r;
+      const l = r.levels.at(-1)!;
+      // Whatever is left is the spare (and, without idle close, every session's process).
+      const closedIdle = l.claudeProcesses <= 2;
+      rows.push(
+        ...levelRow(
+          l,
+          `idle close after ${IDLE_TIMEOUT_MS} ms${r.cappedAt !== undefined ? ", capped: memory" : ""}`,
+        ),
+      );
+      if (!closedIdle) {
+        notes.push(
+          `Memory: with CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS=${IDLE_TIMEOUT_MS}, ${l.claudeProcesses} Claude Code processes were still running ${IDLE_TIMEOUT_MS + SETTLE_MS} ms after the last prompt: idle close did not take effect.`,
+        );
+      }
+      const ten = main.levels.find((x) => x.sessions === 10 && x.claudeProcesses > 0);
+      if (ten) {
+        const perProcess = (ten.total - ten.own) / ten.claudeProcesses;
+        notes.push(
+          `Memory: ${idleLevel} sessions are measured with idle close (${idleLevel} live Claude Code processes would take ~${((idleLevel * perProcess) / 2 ** 30).toFixed(1)} GB at the ${(perProcess / MB).toFixed(0)} MB per process seen at 10 sessions, and minutes of process starts on a small machine; \`--memory-live\` measures them live).`,
+        );
+      }
+    } catch (error) {
+      process.stderr.write(`--- agent stderr (tail) ---\n${idle.log()}\n`);
+      throw error;
+    } finally {
+      await idle.stop();
+    }
+  }
+  await sandbox.remove();
+  notes.push(
+    `Memory: RSS from /proc/<pid>/status VmRSS, median of 5 readings ${SETTLE_MS} ms after the last session's prompt; "total" sums the agent's process tree.`,
+  );
+  return { suite: "memory", rows, notes, durationMs: performance.now() - started, detail };
+}
