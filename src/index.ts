@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-import { Readable, Writable } from "node:stream";
+import { Readable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { LOGIN_ARGUMENT } from "./acp/auth.js";
+import { batchedWritable } from "./acp/stdout.js";
 import { createAgent } from "./agent.js";
 import { claudeLoginInTerminal } from "./claude/auth-commands.js";
 import { resolveClaudeExecutable } from "./claude/executable.js";
@@ -64,12 +65,14 @@ function main(argv: readonly string[]): void {
     env: { ...process.env },
   });
   const stream = ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    batchedWritable(process.stdout),
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
   );
   const connection = app.connect(stream);
   log.info(`${PACKAGE_NAME} ${PACKAGE_VERSION} ready on stdio`);
   const shutdown = (): void => connection.close();
+  // The client closed its end of our stdout: nothing more can be said to it.
+  process.stdout.on("error", () => shutdown());
   void connection.closed.then(() => spares.close());
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);

@@ -19,11 +19,20 @@ export function platformPackageName(
   return `${SDK_PACKAGE}-${os}-${arch}${platform === "linux" && musl ? "-musl" : ""}`;
 }
 
+let musl: boolean | undefined;
+
+/** Asked once: `process.report` is slow (tens of ms). */
 function isMusl(): boolean {
   if (process.platform !== "linux") return false;
-  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } };
-  return !report?.header?.glibcVersionRuntime;
+  if (musl === undefined) {
+    const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } };
+    musl = !report?.header?.glibcVersionRuntime;
+  }
+  return musl;
 }
+
+/** The bundled binary, once found (the install does not move while the agent runs). */
+let bundled: string | undefined;
 
 /**
  * Resolves the Claude Code executable: `CLAUDE_CODE_EXECUTABLE` wins, else the binary
@@ -34,11 +43,13 @@ export function resolveClaudeExecutable(env: NodeJS.ProcessEnv = process.env): s
   if (override) {
     if (!existsSync(override)) {
       throw new ClaudeExecutableNotFoundError(
-        `CLAUDE_CODE_EXECUTABLE points at ${override}, which does not exist.`,
+        `CLAUDE_CODE_EXECUTABLE points at ${override}, which does not exist. Point it at a ` +
+          `claude binary, or unset it to use the one the Claude Agent SDK ships.`,
       );
     }
     return override;
   }
+  if (bundled && existsSync(bundled)) return bundled;
   const pkg = platformPackageName();
   const binary = process.platform === "win32" ? "claude.exe" : "claude";
   try {
@@ -46,7 +57,10 @@ export function resolveClaudeExecutable(env: NodeJS.ProcessEnv = process.env): s
     const sdkEntry = require.resolve(SDK_PACKAGE);
     const fromSdk = createRequire(sdkEntry);
     const path = join(dirname(fromSdk.resolve(`${pkg}/package.json`)), binary);
-    if (existsSync(path)) return path;
+    if (existsSync(path)) {
+      bundled = path;
+      return path;
+    }
   } catch {
     // fall through to the explanation below
   }

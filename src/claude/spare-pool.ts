@@ -7,6 +7,38 @@ import type { CanUseTool, PermissionResult, SDKMessage, SDKUserMessage } from ".
 
 /** How long a spare may take to start before it is given up. */
 const PREWARM_TIMEOUT_MS = 60_000;
+/** A claimed session that has not finished a turn by then no longer delays the replacement. */
+const REPLACE_AT_THE_LATEST_MS = 10_000;
+
+/** Runs `then` once the query's first turn has ended (or after a while, whichever first). */
+function afterFirstTurn(query: ClaudeQuery, then: () => void): ClaudeQuery {
+  let done = false;
+  const once = (): void => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    then();
+  };
+  const timer = setTimeout(once, REPLACE_AT_THE_LATEST_MS);
+  timer.unref();
+  const messages = query.messages;
+  return {
+    ...query,
+    sessionId: query.sessionId,
+    messages: {
+      async *[Symbol.asyncIterator](): AsyncGenerator<SDKMessage> {
+        try {
+          for await (const message of messages) {
+            yield message;
+            if (message.type === "result") once();
+          }
+        } finally {
+          once();
+        }
+      },
+    },
+  };
+}
 
 /**
  * Everything a spare is fixed to at prewarm time. A session whose options differ in any
@@ -139,10 +171,9 @@ export class SparePool {
     }
     log.debug("spare: the session claims the prewarmed process");
     this.spare = undefined;
-    const query = spare.claim(options);
-    // Replace it, after the claimed session has had its turn at the CPU.
-    setTimeout(() => this.warm(options), 0);
-    return query;
+    // The replacement starts once the claimed session's first turn is over, so the two do
+    // not compete for the CPU just when the user is waiting for the first answer.
+    return afterFirstTurn(spare.claim(options), () => this.warm(options));
   }
 
   close(): void {

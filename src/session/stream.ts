@@ -126,7 +126,8 @@ export class StreamTranslator {
             id: block.id,
             name: block.name,
             json: "",
-            shown: "",
+            // What the announcement already shows: refine only when that changes.
+            shown: JSON.stringify(partialToolInfo(block.name, {}, this.context)),
           });
           await this.announceToolUse({
             id: block.id,

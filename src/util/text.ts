@@ -10,10 +10,15 @@ const ANSI_ESCAPES =
 // C0 and C1 controls except tab and newline; bidi overrides and isolates (Trojan Source).
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const LINE_BREAKS = /\r\n?|[\u2028\u2029]/g;
+
+// Anything the three passes below would change: most text has none of it.
+const NEEDS_CLEANING =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 /* eslint-enable no-control-regex */
 
 /** Removes escape sequences and control characters; keeps newlines and tabs. */
 export function cleanMultiline(text: string): string {
+  if (!NEEDS_CLEANING.test(text)) return text;
   return text.replace(ANSI_ESCAPES, "").replace(LINE_BREAKS, "\n").replace(CONTROL, "");
 }
 
