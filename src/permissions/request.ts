@@ -79,7 +79,7 @@ export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
 
     if (toolName === QUESTION_TOOL && deps.askQuestions) {
       const result = await deps.askQuestions(toolUse, signal);
-      if (result.behavior === "allow") await markRunning(deps, call);
+      if (result.behavior === "allow") markRunning(deps, call);
       return result;
     }
     await deps.beforeAsk?.(toolName, input);
@@ -132,17 +132,18 @@ export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
     const replaced = await deps.onSelected?.(selected.effect, toolUse);
     const feedback = selected.effect.type === "reject" ? answer.feedback : undefined;
     const result = replaced ?? resultOfEffect(selected.effect, input, feedback);
-    if (result.behavior === "allow") await markRunning(deps, call);
+    if (result.behavior === "allow") markRunning(deps, call);
     return result;
   };
 }
 
-/** The tool is about to run: clients show it as in progress. */
-async function markRunning(deps: PermissionGateDeps, call: TrackedToolCall): Promise<void> {
+/**
+ * The tool is about to run: clients show it as in progress. Not awaited: Claude need not
+ * wait for it, and updates still go out in order (the connection queues them).
+ */
+function markRunning(deps: PermissionGateDeps, call: TrackedToolCall): void {
   call.status = "in_progress";
-  try {
-    await deps.client.updateToolCall({ toolCallId: call.id, status: "in_progress" });
-  } catch (error) {
-    log.warn(`could not mark tool call ${call.id} in progress`, error);
-  }
+  deps.client
+    .updateToolCall({ toolCallId: call.id, status: "in_progress" })
+    .catch((error: unknown) => log.warn(`could not mark tool call ${call.id} in progress`, error));
 }
