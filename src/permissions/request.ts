@@ -3,7 +3,7 @@ import type { CanUseTool, CanUseToolContext, PermissionResult } from "../claude/
 import { log } from "../logger.js";
 import type { ToolCallTracker, TrackedToolCall } from "../session/tool-calls.js";
 import type { ToolContext, ToolInput } from "../tools/index.js";
-import { toolCallFromToolUse } from "../tools/tool-call.js";
+import { claudeCodeMeta, toolCallFromToolUse } from "../tools/tool-call.js";
 import {
   persistentChoicesAllowed,
   type PermissionAsk,
@@ -144,6 +144,6 @@ export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
 function markRunning(deps: PermissionGateDeps, call: TrackedToolCall): void {
   call.status = "in_progress";
   deps.client
-    .updateToolCall({ toolCallId: call.id, status: "in_progress" })
+    .updateToolCall({ toolCallId: call.id, status: "in_progress", _meta: claudeCodeMeta(call) })
     .catch((error: unknown) => log.warn(`could not mark tool call ${call.id} in progress`, error));
 }

@@ -29,6 +29,7 @@ import { createCanUseTool } from "../permissions/request.js";
 import { HANDOFF_DENIAL, implementPlanPrompt, type PlanHandoff } from "../plan/handoff.js";
 import { PlanFileTracker, plansDirectory } from "../plan/plan-file.js";
 import { askQuestions } from "../questions/ask.js";
+import { claudeCodeMeta } from "../tools/tool-call.js";
 import { TimeoutError, withTimeout } from "../util/timeout.js";
 import { hostQueryOptions } from "./claude-env.js";
 import { availableCommands } from "./commands.js";
@@ -254,6 +255,7 @@ export class Session {
       await this.options.client.updateToolCall({
         toolCallId: call.id,
         status: "failed",
+        _meta: claudeCodeMeta(call),
         content: [{ type: "content", content: { type: "text", text: UNFINISHED.noResult } }],
       });
     }
@@ -558,6 +560,7 @@ export class Session {
         this.options.client.updateToolCall({
           toolCallId: call.id,
           status: "failed",
+          _meta: claudeCodeMeta(call),
           content: [{ type: "content", content: { type: "text", text: reason } }],
         }),
       );

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, RequestError } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { TOOL_USE_ABORTED } from "../permissions/messages.js";
+import { CLIENT_FAILED, TOOL_USE_ABORTED, UNKNOWN_OPTION } from "../permissions/messages.js";
 import { CANCEL_GRACE_MS } from "../session/session.js";
 import {
   fakeClaude,
@@ -13,7 +13,7 @@ import {
   toolResult,
   toolUse,
 } from "./support/fake-claude.js";
-import { connectInProcess } from "./support/in-process.js";
+import { connectInProcess, isolatedEnv, type PermissionHandler } from "./support/in-process.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "acp-agent-test-"));
 let cleanup: Array<() => void> = [];
@@ -356,5 +356,160 @@ describe("permissions", () => {
     await query.waitForSent(1);
     const decision = await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_2" });
     expect(decision).toMatchObject({ behavior: "deny", message: TOOL_USE_ABORTED });
+  });
+
+  /** A session with a prompt running, and a way to ask as Claude Code does. */
+  async function asking(onPermission: PermissionHandler, extra = {}) {
+    const harness = await setup({ onPermission, ...extra });
+    void harness.agent.request(methods.agent.session.prompt, {
+      sessionId: harness.sessionId,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await harness.query.waitForSent(1);
+    return harness;
+  }
+
+  it("lifecycle 1: an ask whose signal is already aborted stops at once, asking no one", async () => {
+    const { query, permissionRequests } = await asking(() => ({
+      outcome: { outcome: "selected", optionId: "allow-once" },
+    }));
+    const controller = new AbortController();
+    controller.abort();
+    const decision = await query.canUseTool(
+      "Bash",
+      { command: "ls" },
+      { toolUseID: "toolu_a", signal: controller.signal },
+    );
+    expect(decision).toMatchObject({ behavior: "deny", message: TOOL_USE_ABORTED });
+    expect(permissionRequests).toHaveLength(0);
+  });
+
+  it("cancellation: the signal aborting while the request is open ends it with Tool use aborted and cancels the client request", async () => {
+    let clientSignal: AbortSignal | undefined;
+    const { query } = await asking(
+      (_request, signal) =>
+        new Promise(() => {
+          clientSignal = signal; // a client that never answers
+        }),
+    );
+    const controller = new AbortController();
+    const decision = query.canUseTool(
+      "Bash",
+      { command: "ls" },
+      { toolUseID: "toolu_b", signal: controller.signal },
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    expect(await decision).toMatchObject({ behavior: "deny", message: TOOL_USE_ABORTED });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(clientSignal?.aborted).toBe(true);
+  });
+
+  it("cancellation: a client that rejects after the cancellation still ends in Tool use aborted", async () => {
+    const { query } = await asking(
+      (_request, signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener("abort", () => reject(new Error("dialog closed")));
+        }),
+    );
+    const controller = new AbortController();
+    const decision = query.canUseTool(
+      "Bash",
+      { command: "ls" },
+      { toolUseID: "toolu_c", signal: controller.signal },
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    expect(await decision).toMatchObject({ behavior: "deny", message: TOOL_USE_ABORTED });
+  });
+
+  it("a late answer, after the ask was cancelled, is not applied", async () => {
+    const { query } = await asking(
+      () =>
+        new Promise((resolve) =>
+          setTimeout(
+            () => resolve({ outcome: { outcome: "selected", optionId: "allow-once" } }),
+            80,
+          ),
+        ),
+    );
+    const controller = new AbortController();
+    const decision = query.canUseTool(
+      "Bash",
+      { command: "rm -rf x" },
+      { toolUseID: "toolu_d", signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 10);
+    expect(await decision).toMatchObject({ behavior: "deny", message: TOOL_USE_ABORTED });
+  });
+
+  it.each([
+    ["a forged option id", "allow-everything-forever"],
+    ["an option id from another request (stale)", "exit-plan-bypass"],
+    ["an empty option id", ""],
+  ])("%s is refused and the tool does not run", async (_rule, optionId) => {
+    const { query } = await asking(() => ({ outcome: { outcome: "selected", optionId } }));
+    const decision = await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_e" });
+    expect(decision).toMatchObject({ behavior: "deny", message: UNKNOWN_OPTION });
+  });
+
+  it("a client that fails the request (not a cancellation) gets no approval", async () => {
+    const { query } = await asking(() => {
+      throw new Error("no dialog here");
+    });
+    const decision = await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_f" });
+    expect(decision).toMatchObject({ behavior: "deny", message: CLIENT_FAILED });
+  });
+
+  it("bypass: a request that reaches the callback in bypassPermissions mode is shown, not auto-allowed", async () => {
+    const { agent, query, sessionId, permissionRequests } = await setup({
+      env: isolatedEnv({ IS_SANDBOX: "1" }),
+      onPermission: () => ({ outcome: { outcome: "selected", optionId: "reject" } }),
+    });
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: "bypassPermissions" });
+    void agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await query.waitForSent(1);
+    const decision = await query.canUseTool(
+      "Bash",
+      { command: "npm test" },
+      {
+        toolUseID: "toolu_g",
+        matchedAskRule: { source: "projectSettings", toolName: "Bash", ruleContent: "npm test:*" },
+      },
+    );
+    expect(permissionRequests).toHaveLength(1);
+    expect(decision).toMatchObject({ behavior: "deny", decisionClassification: "user_reject" });
+  });
+
+  it("subagent attribution: a subagent's tool call carries _meta.claudeCode.parentToolUseId, in updates and in the request", async () => {
+    const { query, updates, permissionRequests } = await asking(() => ({
+      outcome: { outcome: "selected", optionId: "allow-once" },
+    }));
+    query.emit(toolUse("toolu_sub", "Bash", { command: "ls" }, "toolu_agent"));
+    await new Promise((r) => setTimeout(r, 20));
+    await query.canUseTool(
+      "Bash",
+      { command: "ls" },
+      { toolUseID: "toolu_sub", agentID: "agent-1" },
+    );
+    query.emit(toolResult("toolu_sub", "a.txt", { parent: "toolu_agent" }));
+    await new Promise((r) => setTimeout(r, 20));
+    const forCall = updates
+      .map((n) => n.update)
+      .filter(
+        (u) =>
+          (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") &&
+          u.toolCallId === "toolu_sub",
+      );
+    expect(forCall.length).toBeGreaterThanOrEqual(3);
+    for (const update of forCall) {
+      expect(update._meta).toMatchObject({ claudeCode: { parentToolUseId: "toolu_agent" } });
+    }
+    expect(permissionRequests[0]?.toolCall._meta).toMatchObject({
+      claudeCode: { parentToolUseId: "toolu_agent" },
+    });
   });
 });
