@@ -40,10 +40,10 @@ import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
 import { promptToClaude } from "./prompt.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
-import { ToolCallTracker } from "./tool-calls.js";
+import { ToolCallTracker, type TrackedToolCall } from "./tool-calls.js";
 import { toPromptResponse, Turn } from "./turn.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
-import { producedTitle } from "./history.js";
+import { TitleWatcher } from "./titles.js";
 
 type SDKSystemMessage = Extract<SDKMessage, { type: "system" }>;
 
@@ -56,9 +56,6 @@ export const START_TIMEOUT_MS = 60_000;
 
 /** The model name Claude Code gives the messages it makes up itself (API errors). */
 const SYNTHETIC_MODEL = "<synthetic>";
-
-/** When, after a turn, to look for a title Claude Code produced for the conversation. */
-const TITLE_CHECK_DELAYS_MS = [0, 2_000, 5_000, 10_000];
 
 /** Claude Code's capability for reporting how a question went unanswered. */
 const UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1";
@@ -111,10 +108,8 @@ export class Session {
   private configuration: SessionConfiguration | undefined;
   private initialization: ClaudeInitialization | undefined;
   private claudeCapabilities: readonly string[] = [];
-  /** The last title published with session_info_update. */
-  private title: string | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
-  private titleTimers: NodeJS.Timeout[] = [];
+  private readonly titles: TitleWatcher;
 
   constructor(private readonly options: SessionOptions) {
     this.sessionId = options.id;
@@ -122,6 +117,10 @@ export class Session {
     this.claudeSessionId = options.resume ?? options.id;
     this.hasTranscript = options.resume !== undefined;
     this.planFile = new PlanFileTracker(plansDirectory(options.env));
+    this.titles = new TitleWatcher(
+      () => options.transcripts.info(this.claudeSessionId, this.cwd),
+      (title, updatedAt) => options.client.updateSessionInfo({ title, updatedAt }),
+    );
     const context = { cwd: options.cwd };
     this.stream = new StreamTranslator(options.client, this.tools, context);
     this.canUseTool = createCanUseTool({
@@ -250,30 +249,8 @@ export class Session {
   async replay(): Promise<void> {
     const messages = await this.options.transcripts.messages(this.claudeSessionId, this.cwd);
     for (const message of messages) await this.stream.replay(message);
-    for (const call of this.tools.open()) {
-      call.status = "failed";
-      await this.options.client.updateToolCall({
-        toolCallId: call.id,
-        status: "failed",
-        _meta: claudeCodeMeta(call),
-        content: [{ type: "content", content: { type: "text", text: UNFINISHED.noResult } }],
-      });
-    }
+    await this.closeOpenToolCalls(() => UNFINISHED.noResult);
     this.stream.endTurn();
-  }
-
-  /** Publishes the title Claude Code gave the conversation, once it has one or a new one. */
-  private async publishTitle(): Promise<void> {
-    const info = await this.options.transcripts
-      .info(this.claudeSessionId, this.cwd)
-      .catch(() => undefined);
-    const title = producedTitle(info);
-    if (!title || title === this.title) return;
-    this.title = title;
-    await this.options.client.updateSessionInfo({
-      title,
-      updatedAt: new Date(info?.lastModified ?? Date.now()).toISOString(),
-    });
   }
 
   /** Tells the client which slash commands it can offer. */
@@ -312,7 +289,7 @@ export class Session {
   close(): void {
     if (this.closed) return;
     this.cancelIdleClose();
-    for (const timer of this.titleTimers) clearTimeout(timer);
+    this.titles.stop();
     this.cancel();
     this.closed = true;
     const query = this.query;
@@ -459,20 +436,7 @@ export class Session {
     }
     await this.settle(turn, outcomeOfResult(result, turn));
     turn.finish();
-    this.scheduleTitleChecks();
-  }
-
-  /**
-   * Claude Code writes its title for a conversation on its own time, often just after the
-   * turn: look at the end of the turn and a few times after.
-   */
-  private scheduleTitleChecks(): void {
-    for (const timer of this.titleTimers) clearTimeout(timer);
-    this.titleTimers = TITLE_CHECK_DELAYS_MS.map((delay) => {
-      const timer = setTimeout(() => void this.send(() => this.publishTitle()), delay);
-      timer.unref();
-      return timer;
-    });
+    this.titles.afterTurn();
   }
 
   private async handleSystem(message: SDKSystemMessage): Promise<void> {
@@ -549,23 +513,30 @@ export class Session {
   /** Closes what is still open, then answers the prompt. */
   private async settle(turn: Turn, outcome: TurnOutcome): Promise<void> {
     if (turn.isSettled) return;
-    for (const call of this.tools.open()) {
-      const reason = turn.cancelRequested
+    await this.closeOpenToolCalls((call) =>
+      turn.cancelRequested
         ? UNFINISHED.cancelled
         : call.status === "pending"
           ? UNFINISHED.notRun
-          : UNFINISHED.noResult;
+          : UNFINISHED.noResult,
+    );
+    turn.settle(outcome);
+  }
+
+  /** Tool calls still open are closed as failed, saying why: none is left pending. */
+  private async closeOpenToolCalls(reason: (call: TrackedToolCall) => string): Promise<void> {
+    for (const call of this.tools.open()) {
+      const text = reason(call);
       call.status = "failed";
       await this.send(() =>
         this.options.client.updateToolCall({
           toolCallId: call.id,
           status: "failed",
           _meta: claudeCodeMeta(call),
-          content: [{ type: "content", content: { type: "text", text: reason } }],
+          content: [{ type: "content", content: { type: "text", text } }],
         }),
       );
     }
-    turn.settle(outcome);
   }
 
   private async onQueryEnded(query: ClaudeQuery, failure: unknown): Promise<void> {
