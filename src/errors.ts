@@ -41,3 +41,8 @@ export class ClaudeTurnError extends Error {
 export class ClaudeProcessExitedError extends Error {
   override readonly name = "ClaudeProcessExitedError";
 }
+
+/** No Claude Code binary could be found; the message says what to install. */
+export class ClaudeExecutableNotFoundError extends Error {
+  override readonly name = "ClaudeExecutableNotFoundError";
+}

@@ -1,6 +1,7 @@
 /** Library entry: embed the agent in another process or test it in process. */
 export { createAgent, type AgentDependencies } from "./agent.js";
-export { resolveClaudeExecutable, ClaudeExecutableNotFoundError } from "./claude/executable.js";
+export { resolveClaudeExecutable } from "./claude/executable.js";
+export { ClaudeExecutableNotFoundError } from "./errors.js";
 export { startColdQuery } from "./claude/sdk-query.js";
 export { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
 export { sdkTranscripts } from "./claude/transcripts.js";

@@ -1,7 +1,7 @@
 import { RequestError } from "@agentclientprotocol/sdk";
-import { ClaudeExecutableNotFoundError } from "../claude/executable.js";
 import {
   AuthRequiredError,
+  ClaudeExecutableNotFoundError,
   ClaudeProcessExitedError,
   ClaudeTurnError,
   InvalidParamsError,

@@ -1,11 +1,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-
-/** Raised when no Claude Code binary can be found; its message says what to install. */
-export class ClaudeExecutableNotFoundError extends Error {
-  override readonly name = "ClaudeExecutableNotFoundError";
-}
+import { ClaudeExecutableNotFoundError } from "../errors.js";
 
 const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
 
