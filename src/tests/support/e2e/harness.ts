@@ -244,7 +244,7 @@ function agentEnv(
 ): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-    TMPDIR: process.env.TMPDIR,
+    TMPDIR: sandbox.tmp,
     HOME: sandbox.home,
     CLAUDE_CONFIG_DIR: sandbox.configDir,
     ANTHROPIC_BASE_URL: api.url,

@@ -12,6 +12,8 @@ export interface Sandbox {
   configDir: string;
   /** The session's working directory. */
   cwd: string;
+  /** TMPDIR of the agent and of Claude Code, so what they leave in temp goes with the sandbox. */
+  tmp: string;
   remove(): Promise<void>;
 }
 
@@ -21,13 +23,16 @@ export async function createSandbox(): Promise<Sandbox> {
   const home = join(root, "home");
   const configDir = join(home, ".claude");
   const cwd = join(root, "cwd");
+  const tmp = join(root, "tmp");
   await mkdir(configDir, { recursive: true });
   await mkdir(cwd);
+  await mkdir(tmp);
   return {
     root,
     home,
     configDir,
     cwd,
+    tmp,
     remove: () => rm(root, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 }),
   };
 }
