@@ -194,7 +194,7 @@ describe("session/prompt", () => {
       sessionId,
       prompt: [
         { type: "text", text: "look at" },
-        { type: "resource_link", uri: "file:///work/a%20b.txt", name: "a b.txt" },
+        { type: "resource_link", uri: "file:///home/user/a%20b.txt", name: "a b.txt" },
         { type: "image", data: "iVBOR", mimeType: "image/png" },
         { type: "text", text: " please" },
         { type: "resource", resource: { uri: "file:///x.md", text: "# X" } },
@@ -205,7 +205,7 @@ describe("session/prompt", () => {
       { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBOR" } },
       {
         type: "text",
-        text: 'look at @"/work/a b.txt" please\n\n<context ref="file:///x.md">\n# X\n</context>',
+        text: 'look at @"/home/user/a b.txt" please\n\n<context ref="file:///x.md">\n# X\n</context>',
       },
     ]);
   });

@@ -15,7 +15,7 @@ import type { AnswerPolicy } from "../client/policy.js";
 import { createStyle } from "../client/style.js";
 import { questionForm } from "../questions/form.js";
 
-const CWD = "/work/project";
+const CWD = "/home/user/project";
 type Script = (client: AgentContext, sessionId: string) => Promise<void>;
 
 interface Harness {

@@ -15,7 +15,7 @@ import {
 import { createStyle, sanitize, visibleLength } from "../client/style.js";
 import { ToolCallStore } from "../client/tool-calls.js";
 
-const plain: RenderContext = { style: createStyle(false), cwd: "/work/project", width: 100 };
+const plain: RenderContext = { style: createStyle(false), cwd: "/home/user/project", width: 100 };
 const colour: RenderContext = { ...plain, style: createStyle(true) };
 const RED = "\x1b[31m";
 const GREEN = "\x1b[32m";
@@ -51,9 +51,9 @@ describe("line diff", () => {
   });
 
   it("renders removed lines red, added lines green and context dim, with the path relative to cwd", () => {
-    const lines = diffBlockLines("/work/project/math.js", "a\nold\n", "a\nnew\n", colour);
+    const lines = diffBlockLines("/home/user/project/math.js", "a\nold\n", "a\nnew\n", colour);
     expect(lines[0]).toContain("math.js");
-    expect(lines[0]).not.toContain("/work/project");
+    expect(lines[0]).not.toContain("/home/user/project");
     expect(lines.find((l) => l.includes("old"))).toContain(RED);
     expect(lines.find((l) => l.includes("new"))).toContain(GREEN);
     expect(lines.find((l) => l.includes(" a"))).toContain(DIM);
@@ -113,7 +113,7 @@ describe("permission requests", () => {
     kind: "execute",
     status: "pending",
     content: [{ type: "content", content: { type: "text", text: "Run the tests" } }],
-    locations: [{ path: "/work/project/package.json", line: 3 }],
+    locations: [{ path: "/home/user/project/package.json", line: 3 }],
   });
 
   it("uses the extension's title and description when present", () => {
@@ -152,7 +152,7 @@ describe("tool calls, plans and safety", () => {
     const lines = contentLines(
       [
         { type: "content", content: { type: "text", text: "```console\n> ok\n```" } },
-        { type: "diff", path: "/work/project/a.txt", oldText: "1\n", newText: "2\n" },
+        { type: "diff", path: "/home/user/project/a.txt", oldText: "1\n", newText: "2\n" },
       ],
       plain,
     );
