@@ -19,67 +19,24 @@ import {
   type SpareProcess,
 } from "@anthropic-ai/claude-agent-sdk";
 import { resolveClaudeExecutable } from "../../src/claude/executable.js";
+import { hostOptions } from "../../src/claude/sdk-query.js";
+import { hostQueryOptions } from "../../src/session/claude-env.js";
+import { AsyncQueue } from "../../src/util/async-queue.js";
 
 export type MessageListener = (message: SDKMessage, at: number) => void;
 
-/** An unbounded single-consumer queue: the streaming input of the query. */
-class InputQueue implements AsyncIterable<SDKUserMessage> {
-  private readonly items: SDKUserMessage[] = [];
-  private waiter: ((r: IteratorResult<SDKUserMessage>) => void) | undefined;
-  private closed = false;
-
-  push(item: SDKUserMessage): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    if (waiter) waiter({ value: item, done: false });
-    else this.items.push(item);
-  }
-
-  close(): void {
-    this.closed = true;
-    this.waiter?.({ value: undefined, done: true });
-    this.waiter = undefined;
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<SDKUserMessage> {
-    return {
-      next: () => {
-        const item = this.items.shift();
-        if (item !== undefined) return Promise.resolve({ value: item, done: false });
-        if (this.closed) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => (this.waiter = resolve));
-      },
-      return: () => {
-        this.close();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-    };
-  }
-}
-
 /**
  * What a Claude Code process is started with and keeps for life (what a prewarmed spare
- * is fixed to), as the agent gives it.
+ * is fixed to): the agent's own host options, for a client without forms, so the baseline
+ * cannot drift from what the agent runs.
  */
 export function baselineHostOptions(env: Record<string, string>, canUseTool: CanUseTool): Options {
-  const bypass = process.getuid?.() !== 0 || !!env.IS_SANDBOX;
-  return {
-    mcpServers: {},
-    mcpServersDelivery: "initialize",
-    disallowedTools: ["AskUserQuestion"],
-    ...(bypass ? { allowDangerouslySkipPermissions: true } : {}),
-    canUseTool,
-    systemPrompt: { type: "preset", preset: "claude_code" },
-    settingSources: ["user", "project", "local"],
-    includePartialMessages: true,
-    pathToClaudeCodeExecutable: resolveClaudeExecutable(env),
-    env: {
-      CLAUDE_CODE_ENABLE_TODO_TOOLS: "1",
-      ...env,
-      CLAUDE_AGENT_SDK_CLIENT_APP: "claude-agent-acp",
-    },
-    stderr: () => undefined,
-  };
+  const host = hostQueryOptions({
+    executable: resolveClaudeExecutable(env),
+    env,
+    supportsForms: false,
+  });
+  return { ...hostOptions({ ...host, cwd: "", canUseTool }), stderr: () => undefined };
 }
 
 /** Host options plus the session's own, for a new process. */
@@ -131,7 +88,7 @@ export class BaselineQuery {
   permissionsAnswered = 0;
   /** performance.now() of each canUseTool call, in order. */
   readonly permissionTimes: number[] = [];
-  private readonly input = new InputQueue();
+  private readonly input = new AsyncQueue<SDKUserMessage>();
   private readonly listeners = new Set<MessageListener>();
   private readonly ended: Promise<void>;
   private failure: unknown;
