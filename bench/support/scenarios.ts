@@ -2,6 +2,7 @@
 // which reply it wants, so the agent and the direct-SDK baseline get the very same turns.
 import { lastUserText } from "../../src/scripted-api/index.js";
 import type { RecordedRequest, ScriptTurn, TurnFunction } from "../../src/scripted-api/index.js";
+import { isRecord } from "../../src/util/records.js";
 
 /** Prompt of the turn-overhead figure: text, three Bash calls needing permission, text. */
 export const TURN_PROMPT = "bench:turn — write a.txt, b.txt and c.txt.";
@@ -15,10 +16,6 @@ export const deltaText = (i: number): string => `[${i}]`;
 export const DELTA_PATTERN = /\[(\d+)\]/g;
 
 export const TURN_COMMANDS = ["echo a > a.txt", "echo b > b.txt", "echo c > c.txt"];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** True when the last message of the request is the user's tool results. */
 function answersToolResults(request: RecordedRequest): boolean {

@@ -1,5 +1,6 @@
 // Form elicitation (`elicitation/create`, mode "form"): the flat schema as a list of fields.
 import { oneLine } from "./style.js";
+import { isRecord } from "../util/records.js";
 
 export interface Choice {
   value: string;
@@ -22,9 +23,6 @@ export type FormField =
   | (FieldBase & { kind: "boolean"; default?: boolean });
 
 export type FormValue = string | number | boolean | string[];
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const text = (v: unknown): string | undefined =>
   typeof v === "string" && oneLine(v) !== "" ? oneLine(v) : undefined;

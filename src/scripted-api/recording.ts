@@ -1,6 +1,6 @@
 // The request log, waiting on it, and helpers to read what the model was sent.
 import type { RecordedRequest, ToolResult } from "./types.js";
-import { isRecord } from "./json.js";
+import { isRecord } from "../util/records.js";
 
 interface Waiter {
   n: number;

@@ -20,7 +20,7 @@ import type {
   Turn,
   TurnSpec,
 } from "./types.js";
-import { isRecord } from "./json.js";
+import { isRecord } from "../util/records.js";
 
 export interface ScriptedApi {
   /** e.g. http://127.0.0.1:43123 — use as ANTHROPIC_BASE_URL. */

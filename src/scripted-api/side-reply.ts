@@ -10,7 +10,7 @@
 // Like the real API, a reply is cut before the first of the request's stop_sequences.
 import { forcedToolName, isCompactionRequest } from "./side-requests.js";
 import type { Turn } from "./types.js";
-import { isRecord } from "./json.js";
+import { isRecord } from "../util/records.js";
 
 /** Smallest value a (simple) JSON schema accepts: required properties only, "OK" for strings. */
 export function minimalInstance(schema: unknown, depth = 0): unknown {

@@ -15,7 +15,7 @@
 // - Structured side outputs force a tool (tool_choice {type:"tool"}), the main loop never does.
 // Sizes (max_tokens) vary too much across models to be used.
 import type { ClassifyInput } from "./types.js";
-import { isRecord } from "./json.js";
+import { isRecord } from "../util/records.js";
 
 const COMPACTION_PROMPT = /create a detailed summary of the conversation|Respond with TEXT ONLY/i;
 

@@ -6,8 +6,9 @@ import type {
   SDKUserMessage,
 } from "../claude/types.js";
 import { log } from "../logger.js";
+import { isRecord } from "../util/records.js";
 import { cleanMultiline } from "../util/text.js";
-import { partialToolInfo, type ToolContext, type ToolInput } from "../tools/index.js";
+import { partialToolInfo, type ToolContext } from "../tools/index.js";
 import { toolResultUpdate } from "../tools/results.js";
 import { PLAN_TOOLS, planEntriesFromTodos, TaskPlan, taskResultFromText } from "../tools/todo.js";
 import {
@@ -23,10 +24,6 @@ type AssistantBlock = SDKAssistantMessage["message"]["content"][number];
 
 /** Streamed tool input beyond this size is not re-parsed for title refinements. */
 const PARTIAL_INPUT_REFINE_LIMIT = 16 * 1024;
-
-function isRecord(value: unknown): value is ToolInput {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** One message of a saved conversation, as the transcript reader returns it. */
 export interface ReplayedMessage {

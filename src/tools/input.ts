@@ -1,8 +1,7 @@
+import { isRecord } from "../util/records.js";
 import type { ToolInput } from "./types.js";
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isRecord };
 
 /** Reads a string field of untrusted tool input; anything else counts as absent. */
 export function stringField(input: ToolInput, key: string): string | undefined {

@@ -1,0 +1,4 @@
+/** Narrowing for untrusted JSON (tool input, request bodies): a plain object, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
