@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PermissionUpdate } from "../claude/types.js";
+import { PERMISSION_MODES } from "../session/modes.js";
 
 /** Bounds on SDK suggestions (design.md, "Suggestion bounds"). */
 export const SUGGESTION_LIMITS = {
@@ -9,16 +10,6 @@ export const SUGGESTION_LIMITS = {
   ruleContent: 10_000,
   directory: 4_096,
 } as const;
-
-/** Claude permission modes a `setMode` suggestion may name. */
-export const CLAUDE_PERMISSION_MODES = [
-  "default",
-  "acceptEdits",
-  "bypassPermissions",
-  "plan",
-  "dontAsk",
-  "auto",
-] as const;
 
 const destination = z.enum([
   "userSettings",
@@ -58,7 +49,7 @@ const permissionUpdate = z.discriminatedUnion("type", [
   ruleUpdate("removeRules"),
   z.strictObject({
     type: z.literal("setMode"),
-    mode: z.enum(CLAUDE_PERMISSION_MODES),
+    mode: z.enum(PERMISSION_MODES),
     destination,
   }),
   z.strictObject({ type: z.literal("addDirectories"), directories, destination }),

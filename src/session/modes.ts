@@ -31,6 +31,9 @@ export const MODE_CATALOG: Readonly<Record<PermissionMode, SessionMode>> = {
   },
 };
 
+/** Every Claude permission mode (what a `setMode` suggestion may name), once. */
+export const PERMISSION_MODES = Object.keys(MODE_CATALOG) as [PermissionMode, ...PermissionMode[]];
+
 /** The order modes are offered in. */
 const OFFERED: readonly PermissionMode[] = [
   "default",
@@ -83,9 +86,9 @@ export function processMayBypass(env: NodeJS.ProcessEnv, uid: number | undefined
 /** A mode as written in settings: wire ids, plus `manual` as an alias of `default`. */
 export function modeFromSettings(value: unknown): PermissionMode | undefined {
   if (value === "manual") return "default";
-  return typeof value === "string" && value in MODE_CATALOG ? (value as PermissionMode) : undefined;
+  return typeof value === "string" && isPermissionMode(value) ? value : undefined;
 }
 
 export function isPermissionMode(value: string): value is PermissionMode {
-  return value in MODE_CATALOG;
+  return (PERMISSION_MODES as string[]).includes(value);
 }

@@ -194,6 +194,11 @@ describe("settings: permissions.defaultMode decides the initial mode", () => {
       "default",
     ],
     ["dontAsk is honoured", { project: { permissions: { defaultMode: "dontAsk" } } }, "dontAsk"],
+    [
+      "a name that is only an object property is not a mode",
+      { project: { permissions: { defaultMode: "constructor" } } },
+      "default",
+    ],
   ])("%s", async (_name, files, expected) => {
     const { env, cwd } = withSettings(files);
     const { session, query } = await setup({ env, cwd });
