@@ -1090,13 +1090,15 @@ describe("WebSearch / Agent / Task: one-time allow; generated whole-tool local r
 
 describe("ReviewArtifact / Workflow / Monitor / unknown tools: generic fallback behavior", () => {
   checkRows(
-    ["ReviewArtifact", "Workflow", "Monitor", "SomeFutureTool"].map((tool): Row => ({
-      rule: `${tool}: one-time allow; a generated whole-tool localSettings rule; reject`,
-      tool,
-      input: { anything: 1 },
-      options: [YES, always(`Yes, and don't ask again for ${tool} commands`), NO],
-      effects: [local(tool)],
-    })),
+    ["ReviewArtifact", "Workflow", "Monitor", "SomeFutureTool", "constructor", "toString"].map(
+      (tool): Row => ({
+        rule: `${tool}: one-time allow; a generated whole-tool localSettings rule; reject`,
+        tool,
+        input: { anything: 1 },
+        options: [YES, always(`Yes, and don't ask again for ${tool} commands`), NO],
+        effects: [local(tool)],
+      }),
+    ),
   );
   checkRows([
     {

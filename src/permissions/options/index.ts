@@ -38,7 +38,8 @@ export const COMPUTER_USE_PREFIX = "mcp__computer-use__";
 
 export function builderFor(toolName: string): OptionBuilder {
   if (toolName.startsWith("mcp__")) return mcpOptions;
-  return BUILDERS[toolName] ?? wholeToolOptions;
+  // Own keys only: a tool named like an Object.prototype member is an unknown tool.
+  return (Object.hasOwn(BUILDERS, toolName) && BUILDERS[toolName]) || wholeToolOptions;
 }
 
 /** The ordered options of one ask, each paired with its effect. */
