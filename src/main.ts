@@ -1,0 +1,97 @@
+// The agent behind the bin (index.ts): command line, then ACP on stdio.
+import { Readable } from "node:stream";
+import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { LOGIN_ARGUMENT } from "./acp/auth.js";
+import { batchedWritable } from "./acp/stdout.js";
+import { createAgent } from "./agent.js";
+import { claudeLoginInTerminal } from "./claude/auth-commands.js";
+import { resolveClaudeExecutable } from "./claude/executable.js";
+import { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
+import { sdkTranscripts } from "./claude/transcripts.js";
+import { log } from "./logger.js";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
+
+const HELP = `${PACKAGE_NAME} ${PACKAGE_VERSION}
+Serves Claude Code to any ACP (Agent Client Protocol) client over stdio.
+
+Usage: claude-agent-acp [--help] [--version] [--login]
+
+Speaks ACP v1 as newline-delimited JSON-RPC on stdin/stdout; logs go to stderr.
+Start it from an ACP client such as Zed (see README.md).
+
+  --login     run Claude Code's own login in this terminal, then exit
+              (ACP clients with terminal auth do this for you)
+
+Environment:
+  ANTHROPIC_API_KEY        API key for Claude Code (or log in with Claude Code)
+  ANTHROPIC_BASE_URL       Anthropic API endpoint (default: Anthropic's)
+  CLAUDE_CODE_EXECUTABLE   path of the claude binary (default: the one the SDK ships)
+  CLAUDE_CONFIG_DIR        Claude Code's configuration directory (default: ~/.claude)
+  CLAUDE_AGENT_ACP_LOG     log level on stderr: error | warn | info | debug (default: info)
+  CLAUDE_AGENT_ACP_PREWARM 0 turns off the prewarmed Claude Code process (default: on)
+  CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS
+                           close an idle session's Claude Code process after this many
+                           ms; the next prompt resumes it (default: 900000; 0: never)
+`;
+
+function main(argv: readonly string[]): void {
+  for (const arg of argv) {
+    if (arg === "--help" || arg === "-h") {
+      process.stdout.write(HELP);
+      return;
+    }
+    if (arg === "--version" || arg === "-v") {
+      process.stdout.write(`${PACKAGE_VERSION}\n`);
+      return;
+    }
+    if (arg === LOGIN_ARGUMENT) {
+      void login();
+      return;
+    }
+    process.stderr.write(`Unknown argument: ${arg}\n\n${HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+
+  // One prewarmed Claude Code process keeps session/new fast (CLAUDE_AGENT_ACP_PREWARM=0: off).
+  const spares = new SparePool(process.env.CLAUDE_AGENT_ACP_PREWARM !== "0");
+  const app = createAgent({
+    startQuery: sdkQueryStarter(spares),
+    warmUp: (template) => spares.warm(template),
+    transcripts: sdkTranscripts,
+    resolveExecutable: () => resolveClaudeExecutable(process.env),
+    // A snapshot: the Claude SDK writes to process.env later, and every session (and the
+    // spare) must see the same environment.
+    env: { ...process.env },
+  });
+  const stream = ndJsonStream(
+    batchedWritable(process.stdout),
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  log.info(`${PACKAGE_NAME} ${PACKAGE_VERSION} ready on stdio`);
+  const shutdown = (): void => connection.close();
+  // The client closed its end of our stdout: nothing more can be said to it.
+  process.stdout.on("error", () => shutdown());
+  void connection.closed.then(() => spares.close());
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+  void connection.closed.then(() => {
+    // The client is gone: children were closed with the sessions; leave promptly.
+    setTimeout(() => process.exit(0), 200).unref();
+  });
+}
+
+async function login(): Promise<void> {
+  try {
+    process.exitCode = await claudeLoginInTerminal(
+      resolveClaudeExecutable(process.env),
+      process.env,
+    );
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+main(process.argv.slice(2));
