@@ -1,7 +1,8 @@
 // Memory: the agent's own RSS (VmRSS of the node process; Claude Code excluded) and the
-// total RSS of its process tree (agent + Claude Code processes + their children) with 1,
-// 10 and 50 idle sessions — each after session/new and one short prompt, then a settle
-// pause — and after initialize, next to the RSS of node importing the same modules.
+// total RSS of its process tree (agent + Claude Code processes + their children) after
+// initialize and with 1, 10 and 50 idle sessions — each after session/new and one short
+// prompt, then a settle pause. The baseline is the same ramp of query() sessions in a plain
+// node process (support/sdk-memory-host.mjs). A note adds node importing the modules alone.
 // 50 sessions would be 50 Claude Code processes (~9 GB, minutes of process starts), so
 // that level runs on an agent with idle close (CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS), unless
 // --memory-live asks for them live. No level takes MemAvailable below the floor: the ramp
@@ -19,6 +20,7 @@ import { benchEnv, createSandbox } from "./support/sandbox.js";
 import { HELLO_PROMPT } from "./support/scenarios.js";
 import { median } from "./support/stats.js";
 import { REPO_ROOT } from "./support/paths.js";
+import { SdkMemoryHost } from "./support/sdk-memory.js";
 
 const run = promisify(execFile);
 
@@ -28,6 +30,8 @@ const SETTLE_MS = 3_000;
 /** Never let the machine's MemAvailable drop below this. */
 const FLOOR_BYTES = Number(process.env.BENCH_MEMORY_FLOOR_GB ?? 6) * 2 ** 30;
 const IDLE_TIMEOUT_MS = 3_000;
+/** The agent's heap setting (its bin imports it first), so imports are measured as the agent loads them. */
+const HEAP_SETUP = `${REPO_ROOT}dist/runtime/heap-setup.js`;
 
 interface Level {
   sessions: number;
@@ -36,11 +40,18 @@ interface Level {
   claudeProcesses: number;
 }
 
-/** Claude Code processes below the agent (by their command line). */
-async function claudeProcesses(agentPid: number): Promise<number> {
+/** What holds the sessions: the agent, or the direct-SDK host. */
+interface Subject {
+  pid: number;
+  /** Opens one idle session: a new session and one short prompt. */
+  open(): Promise<void>;
+}
+
+/** Claude Code processes below the subject (by their command line). */
+async function claudeProcesses(root: number): Promise<number> {
   let n = 0;
-  for (const pid of await processTree(agentPid)) {
-    if (pid === agentPid) continue;
+  for (const pid of await processTree(root)) {
+    if (pid === root) continue;
     try {
       const cmd = await readFile(`/proc/${pid}/cmdline`, "utf8");
       if (/claude/.test(cmd)) n++;
@@ -52,27 +63,36 @@ async function claudeProcesses(agentPid: number): Promise<number> {
 }
 
 /** Median of a few readings, after the settle pause. */
-async function measure(agent: BenchAgent, sessions: number, settleMs: number): Promise<Level> {
+async function measure(pid: number, sessions: number, settleMs: number): Promise<Level> {
   await sleep(settleMs);
   const readings: TreeRss[] = [];
   for (let i = 0; i < 5; i++) {
-    readings.push(await treeRss(agent.pid));
+    readings.push(await treeRss(pid));
     await sleep(200);
   }
   return {
     sessions,
     own: median(readings.map((r) => r.own)),
     total: median(readings.map((r) => r.total)),
-    claudeProcesses: await claudeProcesses(agent.pid),
+    claudeProcesses: await claudeProcesses(pid),
   };
 }
 
-async function openIdleSession(agent: BenchAgent, cwd: string): Promise<void> {
-  const { result } = await agent.newSession(cwd);
-  const prompt = await agent.prompt(result.sessionId, HELLO_PROMPT);
-  if (prompt.result.stopReason !== "end_turn") {
-    throw new Error(`prompt ended with ${prompt.result.stopReason}`);
-  }
+function agentSubject(agent: BenchAgent, cwd: string): Subject {
+  return {
+    pid: agent.pid,
+    open: async () => {
+      const { result } = await agent.newSession(cwd);
+      const prompt = await agent.prompt(result.sessionId, HELLO_PROMPT);
+      if (prompt.result.stopReason !== "end_turn") {
+        throw new Error(`prompt ended with ${prompt.result.stopReason}`);
+      }
+    },
+  };
+}
+
+function sdkSubject(host: SdkMemoryHost, cwd: string): Subject {
+  return { pid: host.pid, open: () => host.open(cwd, HELLO_PROMPT) };
 }
 
 interface Ramp {
@@ -92,8 +112,7 @@ interface Opened {
  * would take MemAvailable below the floor.
  */
 async function ramp(
-  agent: BenchAgent,
-  cwd: string,
+  subject: Subject,
   opened: Opened,
   levels: readonly number[],
   label: string,
@@ -108,39 +127,48 @@ async function ramp(
         progress(
           `memory (${label}): stopping at ${opened.count} sessions: ${Math.round(available / MB)} MB available`,
         );
-        out.push(await measure(agent, opened.count, settleMs));
+        out.push(await measure(subject.pid, opened.count, settleMs));
         return { levels: out, cappedAt: opened.count };
       }
       const batch = Math.min(2, level - opened.count);
-      await Promise.all(Array.from({ length: batch }, () => openIdleSession(agent, cwd)));
+      await Promise.all(Array.from({ length: batch }, () => subject.open()));
       opened.count += batch;
       if (opened.count % 10 === 0) progress(`memory (${label}): ${opened.count} sessions open`);
     }
-    const m = await measure(agent, level, settleMs);
+    const m = await measure(subject.pid, level, settleMs);
     if (m.claudeProcesses > 0) {
       perSession = Math.max(perSession, (m.total - m.own) / m.claudeProcesses);
     }
     out.push(m);
     progress(
-      `memory (${label}): ${level} sessions: agent ${(m.own / MB).toFixed(1)} MB, total ${(m.total / MB).toFixed(0)} MB, ${m.claudeProcesses} Claude processes`,
+      `memory (${label}): ${level} sessions: own ${(m.own / MB).toFixed(1)} MB, total ${(m.total / MB).toFixed(0)} MB, ${m.claudeProcesses} Claude processes`,
     );
   }
   return { levels: out };
 }
 
-/** RSS of a bare node process after importing `modules`: the floor under the agent. */
+/**
+ * RSS of a node process that only imports `modules`, after a full garbage collection, with
+ * the agent's young-generation setting: what loading them costs.
+ */
 async function importFloor(modules: readonly string[]): Promise<number> {
   const code = [
+    `await import(${JSON.stringify(HEAP_SETUP)});`,
     ...modules.map((m) => `await import(${JSON.stringify(m)});`),
-    "await new Promise((r) => setTimeout(r, 1000));",
+    "await new Promise((r) => setTimeout(r, 500)); gc(); gc();",
+    "await new Promise((r) => setTimeout(r, 500));",
     "const s = (await import('node:fs')).readFileSync('/proc/self/status', 'utf8');",
     "process.stdout.write(/^VmRSS:\\s+(\\d+)/m.exec(s)[1]);",
   ].join(" ");
-  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", code], {
-    cwd: REPO_ROOT,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ["--expose-gc", "--input-type=module", "-e", code],
+    { cwd: REPO_ROOT },
+  );
   return Number(stdout) * 1024;
 }
+
+const plural = (n: number): string => `${n} idle session${n === 1 ? "" : "s"}`;
 
 export async function runMemory(ctx: BenchContext): Promise<SuiteResult> {
   const started = performance.now();
@@ -152,52 +180,26 @@ export async function runMemory(ctx: BenchContext): Promise<SuiteResult> {
   const notes: string[] = [];
   const rows: Row[] = [];
   const detail: Record<string, unknown> = {};
-  const levelRow = (l: Level, note?: string): Row[] => {
-    if (l.sessions === 0) {
-      return [
-        {
-          figure: "Memory",
-          metric: "agent's own RSS, no session yet (after initialize)",
-          unit: "MB",
-          agent: l.own / MB,
-          baseline: floors.sdk / MB,
-          note: `direct SDK = node importing the Claude Agent SDK; node alone ${(floors.node / MB).toFixed(0)} MB, importing the ACP SDK ${(floors.acp / MB).toFixed(0)} MB, importing the agent's modules ${(floors.agent / MB).toFixed(0)} MB`,
-        },
-      ];
-    }
-    return [
-      {
-        figure: "Memory",
-        metric: `agent's own RSS, ${l.sessions} idle session${l.sessions === 1 ? "" : "s"}`,
-        unit: "MB",
-        agent: l.own / MB,
-        ...(l.sessions === 10
-          ? { target: `≤ ${TARGET_MB} MB at 10`, met: l.own / MB <= TARGET_MB }
-          : {}),
-        ...(note ? { note } : {}),
-      },
-      {
-        figure: "Memory",
-        metric: `total RSS with Claude Code, ${l.sessions} idle session${l.sessions === 1 ? "" : "s"}`,
-        unit: "MB",
-        agent: l.total / MB,
-        note: `${l.claudeProcesses} Claude Code processes${note ? `; ${note}` : ""}`,
-      },
-    ];
-  };
 
-  const floors = {
+  const imports = {
     node: await importFloor([]),
-    sdk: await importFloor(["@anthropic-ai/claude-agent-sdk"]),
-    acp: await importFloor(["@agentclientprotocol/sdk"]),
+    claudeSdk: await importFloor(["@anthropic-ai/claude-agent-sdk"]),
+    acpSdk: await importFloor(["@agentclientprotocol/sdk"]),
+    bothSdks: await importFloor(["@agentclientprotocol/sdk", "@anthropic-ai/claude-agent-sdk"]),
     agent: await importFloor([`${REPO_ROOT}dist/agent.js`, `${REPO_ROOT}dist/claude/sdk-query.js`]),
   };
-  detail.floors = floors;
+  detail.imports = imports;
+  const mb = (bytes: number): string => (bytes / MB).toFixed(0);
+  notes.push(
+    `Memory, node importing only these (after a full GC, with the agent's young-generation setting): nothing ${mb(imports.node)} MB; the Claude Agent SDK ${mb(imports.claudeSdk)} MB; the ACP SDK ${mb(imports.acpSdk)} MB; both SDKs ${mb(imports.bothSdks)} MB; the agent's modules ${mb(imports.agent)} MB.`,
+  );
+
   const agent = new BenchAgent({ env, cwd: sandbox.root });
   let main: Ramp;
   try {
     await agent.initialize();
-    main = await ramp(agent, await sandbox.dir("cwd-default"), { count: 0 }, levels, "default");
+    const subject = agentSubject(agent, await sandbox.dir("cwd-default"));
+    main = await ramp(subject, { count: 0 }, levels, "agent");
   } catch (error) {
     process.stderr.write(`--- agent stderr (tail) ---\n${agent.log()}\n`);
     throw error;
@@ -205,18 +207,64 @@ export async function runMemory(ctx: BenchContext): Promise<SuiteResult> {
     await agent.stop();
   }
   detail.default = main;
-  for (const l of main.levels)
-    rows.push(...levelRow(l, main.cappedAt === l.sessions ? "capped: memory" : undefined));
+  // Give the agent's Claude Code processes time to go before the baseline starts its own.
+  await sleep(2_000);
 
-  if (main.cappedAt !== undefined) {
+  const host = new SdkMemoryHost(env);
+  let sdk: Ramp;
+  try {
+    await host.started();
+    sdk = await ramp(sdkSubject(host, await sandbox.dir("cwd-sdk")), { count: 0 }, levels, "SDK");
+  } finally {
+    await host.stop();
+  }
+  detail.sdk = sdk;
+
+  for (const l of main.levels) {
+    const base = sdk.levels.find((b) => b.sessions === l.sessions);
+    const capped = main.cappedAt === l.sessions ? "capped: memory" : undefined;
+    const ratio = (a: number, b: number | undefined) =>
+      b ? { baseline: b / MB, ratio: a / b } : {};
+    if (l.sessions === 0) {
+      rows.push({
+        figure: "Memory",
+        metric: "own RSS, no session yet (agent: after initialize; SDK: after loading it)",
+        unit: "MB",
+        agent: l.own / MB,
+        ...ratio(l.own, base?.own),
+      });
+      continue;
+    }
+    rows.push(
+      {
+        figure: "Memory",
+        metric: `own RSS, ${plural(l.sessions)} (Claude Code excluded)`,
+        unit: "MB",
+        agent: l.own / MB,
+        ...ratio(l.own, base?.own),
+        ...(l.sessions === 10
+          ? { target: `≤ ${TARGET_MB} MB at 10`, met: l.own / MB <= TARGET_MB }
+          : {}),
+        ...(capped ? { note: capped } : {}),
+      },
+      {
+        figure: "Memory",
+        metric: `total RSS with Claude Code, ${plural(l.sessions)}`,
+        unit: "MB",
+        agent: l.total / MB,
+        ...ratio(l.total, base?.total),
+        note: `${l.claudeProcesses} Claude Code processes${capped ? `; ${capped}` : ""}`,
+      },
+    );
+  }
+
+  if (main.cappedAt !== undefined || sdk.cappedAt !== undefined) {
     notes.push(
-      `Memory: the default configuration stopped at ${main.cappedAt} sessions, before MemAvailable fell below ${FLOOR_BYTES / 2 ** 30} GB.`,
+      `Memory: a ramp stopped early (agent at ${main.cappedAt ?? "-"}, SDK at ${sdk.cappedAt ?? "-"} sessions) before MemAvailable fell below ${FLOOR_BYTES / 2 ** 30} GB.`,
     );
   }
 
   if (idleLevel !== undefined) {
-    // The default agent is stopped: give its Claude Code processes time to go.
-    await sleep(2_000);
     progress(
       `memory: ${idleLevel} sessions with CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS=${IDLE_TIMEOUT_MS}`,
     );
@@ -225,22 +273,32 @@ export async function runMemory(ctx: BenchContext): Promise<SuiteResult> {
     try {
       await idle.initialize();
       const r = await ramp(
-        idle,
-        await sandbox.dir("cwd-idle"),
+        agentSubject(idle, await sandbox.dir("cwd-idle")),
         { count: 0 },
         [idleLevel],
-        "idle-close",
+        "agent, idle close",
         IDLE_TIMEOUT_MS + SETTLE_MS,
       );
       detail.idleClose = r;
       const l = r.levels.at(-1)!;
       // Whatever is left is the spare (and, without idle close, every session's process).
       const closedIdle = l.claudeProcesses <= 2;
+      const note = `idle close after ${IDLE_TIMEOUT_MS} ms; ${l.claudeProcesses} Claude Code processes left${r.cappedAt !== undefined ? "; capped: memory" : ""}`;
       rows.push(
-        ...levelRow(
-          l,
-          `idle close after ${IDLE_TIMEOUT_MS} ms${r.cappedAt !== undefined ? ", capped: memory" : ""}`,
-        ),
+        {
+          figure: "Memory",
+          metric: `own RSS, ${plural(l.sessions)} (Claude Code excluded)`,
+          unit: "MB",
+          agent: l.own / MB,
+          note,
+        },
+        {
+          figure: "Memory",
+          metric: `total RSS with Claude Code, ${plural(l.sessions)}`,
+          unit: "MB",
+          agent: l.total / MB,
+          note,
+        },
       );
       if (!closedIdle) {
         notes.push(
@@ -251,7 +309,7 @@ export async function runMemory(ctx: BenchContext): Promise<SuiteResult> {
       if (ten) {
         const perProcess = (ten.total - ten.own) / ten.claudeProcesses;
         notes.push(
-          `Memory: ${idleLevel} sessions are measured with idle close (${idleLevel} live Claude Code processes would take ~${((idleLevel * perProcess) / 2 ** 30).toFixed(1)} GB at the ${(perProcess / MB).toFixed(0)} MB per process seen at 10 sessions, and minutes of process starts on a small machine; \`--memory-live\` measures them live).`,
+          `Memory: ${idleLevel} sessions are measured with idle close and without an SDK baseline (${idleLevel} live Claude Code processes would take ~${((idleLevel * perProcess) / 2 ** 30).toFixed(1)} GB at the ${(perProcess / MB).toFixed(0)} MB per process seen at 10 sessions, and minutes of process starts on a small machine; \`--memory-live\` measures them live).`,
         );
       }
     } catch (error) {
@@ -263,7 +321,7 @@ export async function runMemory(ctx: BenchContext): Promise<SuiteResult> {
   }
   await sandbox.remove();
   notes.push(
-    `Memory: RSS from /proc/<pid>/status VmRSS, median of 5 readings ${SETTLE_MS} ms after the last session's prompt; "total" sums the agent's process tree.`,
+    `Memory: RSS from /proc/<pid>/status VmRSS, median of 5 readings ${SETTLE_MS} ms after the last session's prompt; "own" is the agent's node process (or the SDK host's: a plain node process running query() sessions with the agent's options and young-generation setting, bench/support/sdk-memory-host.mjs); "total" sums its process tree.`,
   );
   return { suite: "memory", rows, notes, durationMs: performance.now() - started, detail };
 }

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { requireBuiltAgent } from "./paths.js";
-import { track, untrack } from "./cleanup.js";
+import { groupKiller, track, untrack } from "./cleanup.js";
 
 export interface Timed<T> {
   result: T;
@@ -96,13 +96,7 @@ export class BenchAgent {
     const pid = this.child.pid;
     if (pid === undefined) throw new Error(`could not start the agent (${entry})`);
     this.pid = pid;
-    this.killGroup = () => {
-      try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        // the group is already empty
-      }
-    };
+    this.killGroup = groupKiller(pid);
     track(this.killGroup);
     this.exited = new Promise((resolve) => this.child.once("exit", () => resolve()));
     this.child.stdin.on("error", () => undefined);

@@ -10,6 +10,17 @@ export function untrack(kill: () => void): void {
   killers.delete(kill);
 }
 
+/** Kills a detached child's whole process group (it and the Claude Code processes it started). */
+export function groupKiller(pid: number): () => void {
+  return () => {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // the group is already empty
+    }
+  };
+}
+
 export function killAll(): void {
   for (const kill of killers) kill();
   killers.clear();
