@@ -24,6 +24,7 @@ import { AuthRequiredError, InvalidParamsError, SessionNotFoundError } from "./e
 import { log } from "./logger.js";
 import { decodeCursor, encodeCursor, LIST_PAGE_SIZE, sessionInfo } from "./session/history.js";
 import { hostQueryOptions } from "./session/claude-env.js";
+import { continuationId, conversationChain } from "./session/continuations.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
 import { SessionRegistry } from "./session/registry.js";
 import { Session } from "./session/session.js";
@@ -87,7 +88,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     params: OpenParams,
     client: AgentContext,
     id: string,
-    options: { resume?: string; replay?: boolean } = {},
+    options: { conversations?: readonly string[]; replay?: boolean } = {},
   ): Promise<Session> {
     await requireDirectory(params.cwd, "cwd");
     const additionalDirectories = params.additionalDirectories ?? [];
@@ -107,7 +108,9 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       additionalDirectories,
       settings: await loadAdapterSettings(params.cwd, deps.env),
       idleTimeoutMs: idleTimeoutMs(deps.env),
-      ...(options.resume ? { resume: options.resume } : {}),
+      ...(options.conversations?.length
+        ? { resume: options.conversations.at(-1), earlier: options.conversations.slice(0, -1) }
+        : {}),
     });
     try {
       await session.start();
@@ -123,10 +126,20 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     return session;
   }
 
-  /** A saved conversation must exist in the given cwd's project. */
-  async function requireTranscript(sessionId: string, cwd: string): Promise<void> {
+  /** Whether Claude Code saved this conversation (in `cwd`'s project, or in any). */
+  const saved =
+    (cwd?: string) =>
+    async (conversationId: string): Promise<boolean> =>
+      (await deps.transcripts.info(conversationId, cwd)) !== undefined;
+
+  /**
+   * A saved session of the given cwd's project: its conversations, oldest first (more than
+   * one after a plan handoff).
+   */
+  async function savedConversations(sessionId: string, cwd: string): Promise<string[]> {
     await requireDirectory(cwd, "cwd");
     if (!(await deps.transcripts.info(sessionId, cwd))) throw new SessionNotFoundError(sessionId);
+    return conversationChain(sessionId, saved(cwd));
   }
 
   /** Starts a spare Claude Code process now that the client's capabilities are known. */
@@ -162,7 +175,12 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       limit: LIST_PAGE_SIZE + 1,
       offset,
     });
-    const sessions = page.slice(0, LIST_PAGE_SIZE).flatMap((info) => sessionInfo(info) ?? []);
+    const shown = page.slice(0, LIST_PAGE_SIZE);
+    // A plan handoff's conversation is part of the session it continues, not one of its own.
+    const continuations = new Set(shown.map((info) => continuationId(info.sessionId)));
+    const sessions = shown
+      .filter((info) => !continuations.has(info.sessionId))
+      .flatMap((info) => sessionInfo(info) ?? []);
     return {
       sessions,
       ...(page.length > LIST_PAGE_SIZE
@@ -193,9 +211,9 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     .onRequest(
       methods.agent.session.load,
       withRequestErrors(async ({ params, client }) => {
-        await requireTranscript(params.sessionId, params.cwd);
+        const conversations = await savedConversations(params.sessionId, params.cwd);
         const session = await open(params, client, params.sessionId, {
-          resume: params.sessionId,
+          conversations,
           replay: true,
         });
         return state(session);
@@ -204,8 +222,8 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     .onRequest(
       methods.agent.session.resume,
       withRequestErrors(async ({ params, client }) => {
-        await requireTranscript(params.sessionId, params.cwd);
-        const session = await open(params, client, params.sessionId, { resume: params.sessionId });
+        const conversations = await savedConversations(params.sessionId, params.cwd);
+        const session = await open(params, client, params.sessionId, { conversations });
         return state(session);
       }),
     )
@@ -213,9 +231,10 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       FORK_METHOD,
       forkSessionParams,
       withRequestErrors(async ({ params, client }) => {
-        await requireTranscript(params.sessionId, params.cwd);
-        const forkedId = await deps.transcripts.fork(params.sessionId, params.cwd);
-        const session = await open(params, client, forkedId, { resume: forkedId });
+        // The fork continues from where the session is now: its latest conversation.
+        const conversations = await savedConversations(params.sessionId, params.cwd);
+        const forkedId = await deps.transcripts.fork(conversations.at(-1)!, params.cwd);
+        const session = await open(params, client, forkedId, { conversations: [forkedId] });
         return { sessionId: session.id, ...state(session) };
       }),
     )
@@ -240,10 +259,17 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       withRequestErrors(async ({ params }) => {
         const session = sessions.remove(params.sessionId);
         session?.close();
+        const conversations = await conversationChain(params.sessionId, saved());
         const deleted = await deps.transcripts.delete(params.sessionId).then(
           () => true,
           () => false,
         );
+        // Plan handoffs' conversations go with the session they continue.
+        for (const conversation of conversations.slice(1)) {
+          await deps.transcripts.delete(conversation).catch((error: unknown) => {
+            log.warn(`could not delete conversation ${conversation}`, error);
+          });
+        }
         // A session that never saved a conversation has nothing on disk to delete.
         if (!deleted && !session) throw new SessionNotFoundError(params.sessionId);
         closed.add(params.sessionId);

@@ -45,6 +45,8 @@ export interface ClaudeQueryOptions {
   cwd: string;
   /** Start a new Claude session with this id. */
   sessionId?: string;
+  /** The new conversation must carry `sessionId` itself (a prewarmed spare names its own). */
+  exactSessionId?: boolean;
   /** Continue the Claude session with this id from its transcript. */
   resume?: string;
   additionalDirectories?: string[];

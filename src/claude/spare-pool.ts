@@ -164,7 +164,7 @@ export class SparePool {
   /** A query from the ready spare, if it was started for exactly these options. */
   take(options: ClaudeQueryOptions): ClaudeQuery | undefined {
     const spare = this.spare;
-    if (!spare?.ready || options.resume) return undefined;
+    if (!spare?.ready || options.resume || options.exactSessionId) return undefined;
     if (spare.key !== hostKey(options)) {
       log.debug("spare: the prewarmed process does not match this session; starting a new one");
       return undefined;

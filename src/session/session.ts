@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import type {
   ContentBlock,
@@ -33,6 +32,7 @@ import { claudeCodeMeta } from "../tools/tool-call.js";
 import { TimeoutError, withTimeout } from "../util/timeout.js";
 import { hostQueryOptions } from "./claude-env.js";
 import { availableCommands } from "./commands.js";
+import { continuationId } from "./continuations.js";
 import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-options.js";
 import { SessionConfiguration } from "./configuration.js";
 import { isPermissionMode, processMayBypass } from "./modes.js";
@@ -75,6 +75,8 @@ export interface SessionOptions {
   idleTimeoutMs: number;
   /** Continue this saved Claude conversation (session/load, resume, fork) instead of a new one. */
   resume?: string;
+  /** The conversations before `resume` in this ACP session (plan handoffs), oldest first. */
+  earlier?: readonly string[];
 }
 
 /** Why a tool call still open at the end of a turn is closed (conventions.md). */
@@ -247,8 +249,10 @@ export class Session {
    * Tool calls the transcript leaves without a result are closed, never left pending.
    */
   async replay(): Promise<void> {
-    const messages = await this.options.transcripts.messages(this.claudeSessionId, this.cwd);
-    for (const message of messages) await this.stream.replay(message);
+    for (const conversation of [...(this.options.earlier ?? []), this.claudeSessionId]) {
+      const messages = await this.options.transcripts.messages(conversation, this.cwd);
+      for (const message of messages) await this.stream.replay(message);
+    }
     await this.closeOpenToolCalls(() => UNFINISHED.noResult);
     this.stream.endTurn();
   }
@@ -346,7 +350,7 @@ export class Session {
     this.idleTimer = undefined;
   }
 
-  private startQuery(mode: string): ClaudeQuery {
+  private startQuery(mode: string, fresh: { exactSessionId?: boolean } = {}): ClaudeQuery {
     const { cwd, executable, env, mcpServers, client } = this.options;
     const configuration = this.configuration;
     const model = configuration?.claudeModel;
@@ -360,7 +364,7 @@ export class Session {
       cwd,
       ...(this.hasTranscript
         ? { resume: this.claudeSessionId }
-        : { sessionId: this.claudeSessionId }),
+        : { sessionId: this.claudeSessionId, ...fresh }),
       additionalDirectories: [...this.options.additionalDirectories],
       permissionMode: isPermissionMode(mode) ? mode : "default",
       ...(model ? { model } : {}),
@@ -492,9 +496,9 @@ export class Session {
     turn.apiError = undefined;
     await this.send(() => this.requireConfiguration().modeChanged(handoff.mode));
     const old = this.query;
-    this.claudeSessionId = randomUUID();
+    this.claudeSessionId = continuationId(this.claudeSessionId);
     this.hasTranscript = false;
-    const query = this.startQuery(handoff.mode);
+    const query = this.startQuery(handoff.mode, { exactSessionId: true });
     old?.close();
     this.hasTranscript = true;
     this.stream.endTurn();

@@ -5,13 +5,13 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { toolResults, type RecordedRequest, type TurnSpec } from "../scripted-api/index.js";
+import { toolResults, type TurnSpec } from "../scripted-api/index.js";
 import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
 import {
   bodyOf,
   contentTexts,
   messagesOf,
-  planFileFrom,
+  planThenImplement,
   promptAnswers,
   setConfigOption,
   setMode,
@@ -30,34 +30,6 @@ const optionIds = (request: RequestPermissionRequest | undefined) =>
 async function writeProjectSettings(e2e: E2E, settings: unknown): Promise<void> {
   await mkdir(join(e2e.cwd, ".claude"), { recursive: true });
   await writeFile(join(e2e.cwd, ".claude", "settings.json"), JSON.stringify(settings));
-}
-
-/** In plan mode: write the plan where Claude Code said, ask to exit, then implement. */
-function planThenImplement(e2e: E2E): TurnSpec[] {
-  return [
-    (req: RecordedRequest) => ({
-      content: [
-        {
-          type: "tool_use",
-          id: "toolu_plan_file",
-          name: "Write",
-          input: { file_path: planFileFrom(req, e2e.configDir), content: PLAN },
-        },
-      ],
-    }),
-    { content: [{ type: "tool_use", id: "toolu_exit", name: "ExitPlanMode", input: {} }] },
-    {
-      content: [
-        {
-          type: "tool_use",
-          id: "toolu_impl",
-          name: "Write",
-          input: { file_path: join(e2e.cwd, "impl.txt"), content: "implemented\n" },
-        },
-      ],
-    },
-    { content: [{ type: "text", text: "Implemented." }] },
-  ];
 }
 
 const modeUpdates = (e2e: E2E, sessionId: string) =>
@@ -187,7 +159,7 @@ describe("ExitPlanMode, keeping the context", () => {
     it(`switches to ${mode} with ${optionId} when ${when}, and Claude Code goes on in it: the next Write is not asked`, async () => {
       const e2e = await startE2E({ permission: { answer: "select", optionId } });
       if (settings) await writeProjectSettings(e2e, settings);
-      e2e.api.setScenario(planThenImplement(e2e));
+      e2e.api.setScenario(planThenImplement(e2e, PLAN));
       const { sessionId } = await e2e.newSession();
       await setMode(e2e, sessionId, "plan");
 
@@ -221,7 +193,7 @@ describe("ExitPlanMode, clearing the context", () => {
     const e2e = await startE2E({
       permission: { answer: "select", optionId: "exit-plan-clear-auto" },
     });
-    e2e.api.setScenario(planThenImplement(e2e));
+    e2e.api.setScenario(planThenImplement(e2e, PLAN));
     const { sessionId } = await e2e.newSession();
     await setMode(e2e, sessionId, "plan");
 

@@ -14,7 +14,9 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, systemText, toolResults, type TurnSpec } from "../scripted-api/index.js";
+import { continuationId } from "../session/continuations.js";
 import { poll, startE2E, stopAllE2E, timed } from "./support/e2e/index.js";
+import { planThenImplement, setMode } from "./support/e2e-turns/index.js";
 import {
   answered,
   claudeProcesses,
@@ -175,6 +177,73 @@ describe("session/load", () => {
     ];
     expect(inOrder(sent, earlier)).toEqual(earlier);
     expect(lastUserText(request!)).toBe("Still there?");
+  });
+});
+
+describe("session/load after a plan handed off with clear context", () => {
+  const PLAN = "# Plan\n\n1. Create impl.txt.\n";
+
+  it("the handoff's conversation takes the id derived from the session's, even with a spare ready; a fresh agent replays both conversations and continues the latest", async () => {
+    const first = await startE2E({
+      permission: { answer: "select", optionId: "exit-plan-clear-auto" },
+      env: { CLAUDE_AGENT_ACP_PREWARM: undefined },
+    });
+    first.api.setScenario([
+      { content: [{ type: "text", text: "Hello." }] },
+      ...planThenImplement(first, PLAN),
+    ]);
+    const ready = "spare: a prewarmed Claude Code process is ready";
+    const spares = (n: number) =>
+      poll(() => Promise.resolve(first.log().split(ready).length > n || undefined), 20_000);
+    expect(await spares(1)).toBe(true);
+    const { sessionId } = await first.newSession();
+    expect(await first.prompt(sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
+    // The spare's replacement, started after the first turn, is parked when the handoff comes.
+    expect(await spares(2)).toBe(true);
+    const claims = first.log().split("spare: the session claims the prewarmed process").length;
+    await setMode(first, sessionId, "plan");
+    expect(await first.prompt(sessionId, "Plan it, then do it.")).toMatchObject({
+      stopReason: "end_turn",
+    });
+    const fresh = first.api.mainRequests().at(-1)!;
+    expect(fresh.sessionId).toBe(continuationId(sessionId));
+    expect(first.log().split("spare: the session claims the prewarmed process").length).toBe(
+      claims,
+    );
+    expect(await readFile(join(first.cwd, "impl.txt"), "utf8")).toBe("implemented\n");
+
+    const second = await reopenAgent(first);
+    second.api.setScenario([{ content: [{ type: "text", text: "Still here." }] }]);
+    await second.client.request(methods.agent.session.load, {
+      sessionId,
+      cwd: first.cwd,
+      mcpServers: [],
+    });
+    const replayed = answered(second, "session/load", sessionId).updatesBefore.map((n) =>
+      describeUpdate(n.update),
+    );
+    const said = replayed.filter((line) => /^(user|agent)_message_chunk/.test(line));
+    expect(said[0]).toBe("user_message_chunk: Hi.");
+    expect(said).toContain("agent_message_chunk: Hello.");
+    expect(said).toContain("user_message_chunk: Plan it, then do it.");
+    expect(
+      said.some((line) => line.startsWith("user_message_chunk: Implement the following plan:")),
+    ).toBe(true);
+    expect(said.at(-1)).toBe("agent_message_chunk: Implemented.");
+    expect(replayed).toContain("tool_call_update toolu_impl completed");
+    expect((await claudeProcessOf(second, continuationId(sessionId)))?.command).toContain(
+      `--resume=${continuationId(sessionId)}`,
+    );
+
+    expect((await second.prompt(sessionId, "Still there?")).stopReason).toBe("end_turn");
+    const [request] = second.api.mainRequests();
+    expect(request?.sessionId).toBe(continuationId(sessionId));
+    expect(
+      inOrder(conversation(request!), ["assistant: Implemented.", "user: Still there?"]),
+    ).toEqual(["assistant: Implemented.", "user: Still there?"]);
+    // Listed once, under the session's id.
+    const listed = await second.client.request(methods.agent.session.list, { cwd: first.cwd });
+    expect(listed.sessions.map((s: SessionInfo) => s.sessionId)).toEqual([sessionId]);
   });
 });
 

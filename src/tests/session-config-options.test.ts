@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ModelInfo } from "../claude/types.js";
 import { TOOL_USE_ABORTED } from "../permissions/messages.js";
 import { IMPLEMENT_PLAN_PREFIX } from "../plan/handoff.js";
+import { continuationId } from "../session/continuations.js";
 import { fakeClaude, result, sdkMessage, streamedText, toolResult } from "./support/fake-claude.js";
 import { connectInProcess, isolatedEnv, type InProcessOptions } from "./support/in-process.js";
 
@@ -379,7 +380,7 @@ describe("ExitPlanMode", () => {
     await prompt;
   });
 
-  it("a clear-context choice continues the same prompt in a new private query with the plan", async () => {
+  it("a clear-context choice continues the same prompt in a new private query with the plan, under the id derived from the session's (never a spare's)", async () => {
     const { claude, query, updates, prompt, sessionId } = await inPlanMode(() => ({
       outcome: { outcome: "selected", optionId: "exit-plan-clear-auto" },
     }));
@@ -410,7 +411,8 @@ describe("ExitPlanMode", () => {
     );
     const fresh = await next;
     expect(fresh.options.permissionMode).toBe("auto");
-    expect(fresh.options.sessionId).not.toBe(sessionId);
+    expect(fresh.options.sessionId).toBe(continuationId(sessionId));
+    expect(fresh.options.exactSessionId).toBe(true);
     expect(fresh.options.resume).toBeUndefined();
     const sent = await fresh.waitForSent(1);
     expect(sent.message.content).toEqual([

@@ -1,11 +1,18 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { methods, RequestError, type SessionUpdate } from "@agentclientprotocol/sdk";
+import {
+  methods,
+  RequestError,
+  type ClientContext,
+  type PromptResponse,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClaudeTranscriptMessage } from "../claude/transcripts.js";
+import { continuationId } from "../session/continuations.js";
 import { LIST_PAGE_SIZE } from "../session/history.js";
-import { fakeClaude, result, streamedText } from "./support/fake-claude.js";
+import { fakeClaude, result, streamedText, type FakeClaudeQuery } from "./support/fake-claude.js";
 import { FakeTranscripts } from "./support/fake-transcripts.js";
 import { connectInProcess, isolatedEnv } from "./support/in-process.js";
 
@@ -84,6 +91,22 @@ async function setup() {
   return { ...harness, claude, transcripts, cwd };
 }
 
+/** A prompt Claude answers with one text message. */
+async function answeredPrompt(
+  agent: ClientContext,
+  query: FakeClaudeQuery,
+  sessionId: string,
+  text: string,
+): Promise<PromptResponse> {
+  const prompt = agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text }],
+  });
+  await query.waitForSent(1);
+  query.emit(...streamedText("m", "ok"), result());
+  return prompt;
+}
+
 function rpcCode(error: unknown): number {
   expect(error).toBeInstanceOf(RequestError);
   return (error as RequestError).code;
@@ -123,13 +146,9 @@ describe("session/load", () => {
     // The session continues the saved conversation.
     const query = claude.started.at(-1)!;
     expect(query.options.resume).toBe(SAVED);
-    const prompt = agent.request(methods.agent.session.prompt, {
-      sessionId: SAVED,
-      prompt: [{ type: "text", text: "again" }],
+    expect(await answeredPrompt(agent, query, SAVED, "again")).toMatchObject({
+      stopReason: "end_turn",
     });
-    await query.waitForSent(1);
-    query.emit(...streamedText("m", "ok"), result());
-    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
   });
 
   it("an unknown session id gets resource not found and starts nothing", async () => {
@@ -278,6 +297,81 @@ describe("session/fork", () => {
     expect(response.sessionId).not.toBe(SAVED);
     expect(transcripts.sessions.has(response.sessionId)).toBe(true);
     expect(claude.started.at(-1)!.options.resume).toBe(response.sessionId);
+  });
+});
+
+describe("a session whose plan was handed off to a fresh conversation", () => {
+  const CONTINUED = continuationId(SAVED);
+  const IMPLEMENTATION: ClaudeTranscriptMessage[] = [
+    transcriptMessage("user", {
+      role: "user",
+      content: [{ type: "text", text: "Implement the following plan: ship" }],
+    }),
+    transcriptMessage("assistant", {
+      id: "msg_c",
+      role: "assistant",
+      content: [{ type: "text", text: "Shipped." }],
+    }),
+  ];
+
+  async function handedOff() {
+    const context = await setup();
+    context.transcripts.add(
+      { sessionId: CONTINUED, cwd: context.cwd, summary: "Implement", lastModified: 3_000 },
+      IMPLEMENTATION,
+    );
+    return context;
+  }
+
+  it("session/load replays both conversations in order and continues the latest", async () => {
+    const { agent, claude, cwd, updates } = await handedOff();
+    await agent.request(methods.agent.session.load, { sessionId: SAVED, cwd, mcpServers: [] });
+    const texts = updatesOf(updates, SAVED).flatMap((u) =>
+      (u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk") &&
+      u.content.type === "text"
+        ? [`${u.sessionUpdate}: ${u.content.text}`]
+        : [],
+    );
+    expect(texts).toEqual([
+      "user_message_chunk: run the tests",
+      "agent_message_chunk: Running npm test.",
+      "user_message_chunk: Implement the following plan: ship",
+      "agent_message_chunk: Shipped.",
+    ]);
+    expect(claude.started.at(-1)!.options.resume).toBe(CONTINUED);
+  });
+
+  it("session/resume continues the latest conversation under the session's own id", async () => {
+    const { agent, claude, cwd } = await handedOff();
+    await agent.request(methods.agent.session.resume, { sessionId: SAVED, cwd });
+    const query = claude.started.at(-1)!;
+    expect(query.options.resume).toBe(CONTINUED);
+    expect(await answeredPrompt(agent, query, SAVED, "next")).toMatchObject({
+      stopReason: "end_turn",
+    });
+  });
+
+  it("session/list shows the session once, not its continuation", async () => {
+    const { agent, cwd } = await handedOff();
+    const response = await agent.request(methods.agent.session.list, { cwd });
+    expect(response.sessions.map((s) => s.sessionId)).toEqual([SAVED]);
+  });
+
+  it("session/delete deletes every conversation of the session", async () => {
+    const { agent, transcripts } = await handedOff();
+    await agent.request(methods.agent.session.delete, { sessionId: SAVED });
+    expect(transcripts.sessions.has(SAVED)).toBe(false);
+    expect(transcripts.sessions.has(CONTINUED)).toBe(false);
+  });
+
+  it("session/fork copies the latest conversation: the fork goes on from where the session is", async () => {
+    const { agent, transcripts, cwd } = await handedOff();
+    const { sessionId } = await agent.request<{ sessionId: string }>("session/fork", {
+      sessionId: SAVED,
+      cwd,
+    });
+    const forked = await transcripts.messages(sessionId);
+    expect(forked).toEqual(IMPLEMENTATION);
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type ToolCallContent,
   type ToolCallUpdate,
 } from "@agentclientprotocol/sdk";
-import type { RecordedRequest } from "../../../scripted-api/index.js";
+import type { RecordedRequest, TurnSpec } from "../../../scripted-api/index.js";
 import type { E2E, UpdateOf, WireEntry, WireMessage } from "../e2e/index.js";
 
 export { STDIO_MCP_SERVER, startHttpMcpServer, type HttpMcpServer } from "./mcp-servers.js";
@@ -174,4 +174,35 @@ export function planFileFrom(request: RecordedRequest, configDir: string): strin
   const match = /plans\/[\w.-]+\.md/.exec(JSON.stringify(request.body));
   if (!match) throw new Error("the request names no plan file");
   return join(configDir, match[0]);
+}
+
+/**
+ * In plan mode: write `plan` to the plan file Claude Code named, ask to exit plan mode, then
+ * implement (write impl.txt in the cwd) and say "Implemented.".
+ */
+export function planThenImplement(e2e: E2E, plan: string): TurnSpec[] {
+  return [
+    (req: RecordedRequest) => ({
+      content: [
+        {
+          type: "tool_use",
+          id: "toolu_plan_file",
+          name: "Write",
+          input: { file_path: planFileFrom(req, e2e.configDir), content: plan },
+        },
+      ],
+    }),
+    { content: [{ type: "tool_use", id: "toolu_exit", name: "ExitPlanMode", input: {} }] },
+    {
+      content: [
+        {
+          type: "tool_use",
+          id: "toolu_impl",
+          name: "Write",
+          input: { file_path: join(e2e.cwd, "impl.txt"), content: "implemented\n" },
+        },
+      ],
+    },
+    { content: [{ type: "text", text: "Implemented." }] },
+  ];
 }
