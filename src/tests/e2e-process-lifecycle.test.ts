@@ -1,5 +1,8 @@
 // End-to-end: the processes of the built agent and of the real Claude Code behind it end
 // when they should. Processes are found by the harness' env marker in /proc.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TurnSpec } from "../scripted-api/index.js";
 import {
@@ -10,6 +13,7 @@ import {
   type E2E,
   type MarkedProcess,
 } from "./support/e2e/index.js";
+import { requireBuiltAgent } from "./support/e2e/paths.js";
 
 afterEach(stopAllE2E);
 
@@ -58,5 +62,30 @@ describe("processes", () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(ms).toBeLessThan(5_000);
     expect(await e2e.survivors(3_000)).toEqual([]);
+  });
+});
+
+describe("the bin's heap", () => {
+  const probe = fileURLToPath(new URL("fixtures/runtime/new-space-probe.mjs", import.meta.url));
+  const MB = 2 ** 20;
+
+  /** The young generation's size at exit of `node [nodeArgs] dist/index.js --version`. */
+  async function newSpaceSize(nodeArgs: string[]): Promise<number> {
+    const { stderr } = await promisify(execFile)(process.execPath, [
+      "--import",
+      probe,
+      ...nodeArgs,
+      requireBuiltAgent(),
+      "--version",
+    ]);
+    return Number(/new_space_size=(\d+)/.exec(stderr)?.[1]);
+  }
+
+  it("keeps V8's young generation at its starting size while the SDKs load", async () => {
+    expect(await newSpaceSize([])).toBeLessThanOrEqual(2 * MB);
+  });
+
+  it("leaves a semispace size given on node's command line alone", async () => {
+    expect(await newSpaceSize(["--max-semi-space-size=16"])).toBeGreaterThan(2 * MB);
   });
 });
