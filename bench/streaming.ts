@@ -4,14 +4,12 @@
 // Direct SDK: text-delta stream events per second from query() with partial messages.
 // Runs alternate between the two after a short warm-up.
 import { performance } from "node:perf_hooks";
-import { BenchAgent } from "./support/agent-process.js";
 import { cpuMsOf, descendantsMatching } from "./support/proc.js";
 import type { BenchContext } from "./support/context.js";
 import { progress } from "./support/progress.js";
+import { sideBySide } from "./support/side-by-side.js";
 import type { SuiteResult } from "./support/report.js";
-import { benchEnv, createSandbox } from "./support/sandbox.js";
 import { DELTA_PATTERN, streamPrompt } from "./support/scenarios.js";
-import { BaselineQuery } from "./support/sdk-baseline.js";
 import { summarize } from "./support/stats.js";
 
 const TARGET_RATIO = 0.95;
@@ -61,27 +59,14 @@ export async function runStreaming(ctx: BenchContext): Promise<SuiteResult> {
   const started = performance.now();
   const deltas = 20_000;
   const runs = ctx.quick ? 2 : 4;
-  const sandbox = await createSandbox("stream");
-  const env = benchEnv(ctx.api.url, sandbox);
-  const agentCwd = await sandbox.dir("agent-cwd");
-  const sdkCwd = await sandbox.dir("sdk-cwd");
-  const agent = new BenchAgent({ env, cwd: sandbox.root });
-  let baseline: BaselineQuery | undefined;
-  try {
-    await agent.initialize();
-    const { result: session } = await agent.newSession(agentCwd);
-    baseline = new BaselineQuery({ cwd: sdkCwd, env });
-    await baseline.query.initializationResult();
-    const sdk = baseline;
-
+  return sideBySide(ctx, "stream", async ({ agent, sessionId, sdk }) => {
     const agentRun = async (count: number): Promise<StreamSample> => {
       const texts: string[] = [];
       let first = 0;
       let last = 0;
       const off = agent.onUpdate((params, at) => {
         const u = params.update;
-        if (params.sessionId !== session.sessionId || u.sessionUpdate !== "agent_message_chunk")
-          return;
+        if (params.sessionId !== sessionId || u.sessionUpdate !== "agent_message_chunk") return;
         if (texts.length === 0) first = at;
         last = at;
         texts.push(u.content?.text ?? "");
@@ -90,7 +75,7 @@ export async function runStreaming(ctx: BenchContext): Promise<SuiteResult> {
       const claude0 = await claudeCpuMs(agent.pid);
       const api0 = (await cpuMsOf(ctx.api.pid)) ?? NaN;
       const client0 = process.cpuUsage();
-      const t = await agent.prompt(session.sessionId, streamPrompt(count));
+      const t = await agent.prompt(sessionId, streamPrompt(count));
       const client = process.cpuUsage(client0);
       const cpu1 = await cpuMsOf(agent.pid);
       const claude1 = await claudeCpuMs(agent.pid);
@@ -219,12 +204,5 @@ export async function runStreaming(ctx: BenchContext): Promise<SuiteResult> {
       durationMs: performance.now() - started,
       detail: { agentSamples, sdkSamples },
     };
-  } catch (error) {
-    process.stderr.write(`--- agent stderr (tail) ---\n${agent.log()}\n`);
-    throw error;
-  } finally {
-    baseline?.close();
-    await agent.stop();
-    await sandbox.remove();
-  }
+  });
 }

@@ -7,14 +7,12 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { BenchAgent } from "./support/agent-process.js";
 import { cpuMsOf } from "./support/proc.js";
 import type { BenchContext } from "./support/context.js";
 import { progress } from "./support/progress.js";
+import { sideBySide } from "./support/side-by-side.js";
 import type { SuiteResult } from "./support/report.js";
-import { benchEnv, createSandbox } from "./support/sandbox.js";
 import { TURN_PROMPT } from "./support/scenarios.js";
-import { BaselineQuery } from "./support/sdk-baseline.js";
 import { median, summarize } from "./support/stats.js";
 
 const PERMISSIONS_PER_TURN = 3;
@@ -72,19 +70,7 @@ export async function runTurnOverhead(ctx: BenchContext): Promise<SuiteResult> {
   const started = performance.now();
   const warmup = ctx.quick ? 1 : 3;
   const pairs = ctx.quick ? 5 : 20;
-  const sandbox = await createSandbox("turn");
-  const env = benchEnv(ctx.api.url, sandbox);
-  const agentCwd = await sandbox.dir("agent-cwd");
-  const sdkCwd = await sandbox.dir("sdk-cwd");
-  const agent = new BenchAgent({ env, cwd: sandbox.root });
-  let baseline: BaselineQuery | undefined;
-  try {
-    await agent.initialize();
-    const { result: session } = await agent.newSession(agentCwd);
-    baseline = new BaselineQuery({ cwd: sdkCwd, env });
-    await baseline.query.initializationResult();
-    const sdk = baseline;
-
+  return sideBySide(ctx, "turn", async ({ agent, sessionId, agentCwd, sdk, sdkCwd }) => {
     const agentTurn = async (): Promise<Sample> => {
       await removeFiles(agentCwd);
       const before = agent.permissionsAnswered;
@@ -98,7 +84,7 @@ export async function runTurnOverhead(ctx: BenchContext): Promise<SuiteResult> {
       });
       const offAsk = agent.onPermission((_params, at) => asks.push(at));
       const cpu0 = await cpuMsOf(agent.pid);
-      const t = await agent.prompt(session.sessionId, TURN_PROMPT).finally(() => {
+      const t = await agent.prompt(sessionId, TURN_PROMPT).finally(() => {
         offUpdate();
         offAsk();
       });
@@ -218,12 +204,5 @@ export async function runTurnOverhead(ctx: BenchContext): Promise<SuiteResult> {
       durationMs: performance.now() - started,
       detail: { agentSamples, sdkSamples, pairRatios, phases: phaseTable },
     };
-  } catch (error) {
-    process.stderr.write(`--- agent stderr (tail) ---\n${agent.log()}\n`);
-    throw error;
-  } finally {
-    baseline?.close();
-    await agent.stop();
-    await sandbox.remove();
-  }
+  });
 }
