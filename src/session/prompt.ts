@@ -1,6 +1,8 @@
 import type { ContentBlock, PromptCapabilities } from "@agentclientprotocol/sdk";
 import type { UserContentBlock } from "../claude/types.js";
 import { InvalidParamsError } from "../errors.js";
+import { contextText } from "./embedded-context.js";
+import { fileMention, inertMentions } from "./mentions.js";
 
 /** What `session/prompt` accepts beyond text and resource links (advertised as-is). */
 export const PROMPT_CAPABILITIES: PromptCapabilities = {
@@ -21,37 +23,46 @@ function unsupported(what: string, data: Record<string, unknown> = {}): InvalidP
   return new InvalidParamsError(`Prompt content not supported: ${what}.`, data);
 }
 
-/** Prompt text as written, or a block of context that stands on its own lines. */
-type TextPart = { text: string; block: boolean };
+/** Where each prompt block goes: media first, then embedded context, then what the user said. */
+type Part =
+  | { kind: "media"; block: UserContentBlock }
+  | { kind: "context"; text: string }
+  | { kind: "said"; text: string };
 
 /**
- * ACP prompt content -> the content of one Claude user message. Images and documents come
- * first; all text (typed text, @-mentions of linked files, embedded context) is joined in
- * order into one final text block, because Claude Code reads @-mentioned files only from
- * the message's last text block.
+ * ACP prompt content -> the content of one Claude user message: images and documents, then
+ * each embedded resource as its own text block, then one last text block with the user's
+ * typed text and the mentions of linked files, in order. Claude Code acts on @-mentions only
+ * in that last block (see mentions.ts), so embedded context reaches the model unaltered and
+ * inert. With nothing typed or linked, the last context block is the last block: its
+ * mentions are made inert instead.
  */
 export function promptToClaude(blocks: readonly ContentBlock[]): UserContentBlock[] {
   if (blocks.length === 0) throw new InvalidParamsError("The prompt is empty.");
-  const media: UserContentBlock[] = [];
-  const text: TextPart[] = [];
-  for (const block of blocks) {
-    const part = blockToClaude(block);
-    if ("text" in part && "block" in part) text.push(part);
-    else media.push(part);
+  const parts = blocks.map(blockToClaude);
+  const content: UserContentBlock[] = [];
+  for (const part of parts) if (part.kind === "media") content.push(part.block);
+  const contexts = parts.flatMap((p) => (p.kind === "context" ? [p.text] : []));
+  const said = joinText(parts.flatMap((p) => (p.kind === "said" ? [p.text] : [])));
+  const last = contexts.pop();
+  for (const text of contexts) content.push({ type: "text", text });
+  if (last === undefined) {
+    if (said) content.push({ type: "text", text: said });
+  } else if (/\S/.test(said)) {
+    content.push({ type: "text", text: last }, { type: "text", text: said });
+  } else {
+    content.push({ type: "text", text: inertMentions(last) });
   }
-  return text.length ? [...media, { type: "text", text: joinText(text) }] : media;
+  return content;
 }
 
-function joinText(parts: readonly TextPart[]): string {
+/** Typed text and link mentions, a space between two that would otherwise touch. */
+function joinText(texts: readonly string[]): string {
   let joined = "";
-  parts.forEach((part, index) => {
-    if (index > 0) {
-      const previous = parts[index - 1]!;
-      if (part.block || previous.block) joined += "\n\n";
-      else if (!/\s$/.test(joined) && !/^\s/.test(part.text)) joined += " ";
-    }
-    joined += part.text;
-  });
+  for (const text of texts) {
+    if (joined && !/\s$/.test(joined) && !/^\s/.test(text)) joined += " ";
+    joined += text;
+  }
   return joined;
 }
 
@@ -60,40 +71,46 @@ function imageBlock(data: string, mimeType: string | null | undefined): UserCont
   return { type: "image", source: { type: "base64", media_type: mimeType, data } };
 }
 
-/** A file:// link becomes an @-mention Claude Code can read; others stay links. */
+/**
+ * A file:// link becomes the mention of its file, which Claude Code reads; any other link,
+ * or a path no mention names exactly, stays a link, its text made inert.
+ */
 function linkText(uri: string, name: string): string {
   if (uri.startsWith("file://")) {
     try {
-      const path = decodeURIComponent(new URL(uri).pathname);
-      return path.includes(" ") ? `@"${path}"` : `@${path}`;
+      const mention = fileMention(decodeURIComponent(new URL(uri).pathname));
+      if (mention) return mention;
     } catch {
       // not a parseable file URL: fall through to a plain link
     }
   }
-  return `[${name}](${uri})`;
+  return inertMentions(`[${name}](${uri})`);
 }
 
-function blockToClaude(block: ContentBlock): UserContentBlock | TextPart {
+function blockToClaude(block: ContentBlock): Part {
   switch (block.type) {
     case "text":
-      return { text: block.text, block: false };
+      return { kind: "said", text: block.text };
     case "image":
-      return imageBlock(block.data, block.mimeType);
+      return { kind: "media", block: imageBlock(block.data, block.mimeType) };
     case "resource_link":
-      return { text: linkText(block.uri, block.name), block: false };
+      return { kind: "said", text: linkText(block.uri, block.name) };
     case "resource": {
       const { resource } = block;
       if ("text" in resource) {
-        return {
-          text: `<context ref="${resource.uri}">\n${resource.text}\n</context>`,
-          block: true,
-        };
+        return { kind: "context", text: contextText(resource.uri, resource.text) };
       }
-      if (isImageType(resource.mimeType)) return imageBlock(resource.blob, resource.mimeType);
+      if (isImageType(resource.mimeType)) {
+        return { kind: "media", block: imageBlock(resource.blob, resource.mimeType) };
+      }
       if (resource.mimeType === "application/pdf") {
+        const data = resource.blob;
         return {
-          type: "document",
-          source: { type: "base64", media_type: "application/pdf", data: resource.blob },
+          kind: "media",
+          block: {
+            type: "document",
+            source: { type: "base64", media_type: "application/pdf", data },
+          },
         };
       }
       throw unsupported(`embedded ${resource.mimeType ?? "binary"} resource`, {

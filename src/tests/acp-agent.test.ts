@@ -188,7 +188,7 @@ describe("session/prompt", () => {
     expect(await prompt).toMatchObject({ stopReason });
   });
 
-  it("joins all prompt text into one last block (Claude Code reads @-mentions only there), media first", async () => {
+  it("sends media first, then each embedded resource as its own block, then the typed text and file mentions as the last block (Claude Code reads @-mentions only there)", async () => {
     const { agent, query, sessionId } = await setup();
     void agent.request(methods.agent.session.prompt, {
       sessionId,
@@ -203,10 +203,8 @@ describe("session/prompt", () => {
     const sent = await query.waitForSent(1);
     expect(sent.message.content).toEqual([
       { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBOR" } },
-      {
-        type: "text",
-        text: 'look at @"/home/user/a b.txt" please\n\n<context ref="file:///x.md">\n# X\n</context>',
-      },
+      { type: "text", text: '<context ref="file:///x.md">\n# X\n</context>' },
+      { type: "text", text: 'look at @"/home/user/a b.txt" please' },
     ]);
   });
 

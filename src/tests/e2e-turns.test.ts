@@ -236,11 +236,12 @@ describe("prompt content", () => {
         source: { type: "base64", media_type: "image/png", data: PIXEL_PNG_BASE64 },
       }),
     );
-    // All text is one block, in order: Claude Code reads @-mentions only in the last one.
-    const text = blocks.map((b) => (typeof b.text === "string" ? b.text : "")).join("");
-    expect(text).toContain(
-      `Look at these.\n\n<context ref="file:///notes/todo.md">\nembedded notes\n</context>\n\n@${linked}`,
-    );
+    // The embedded resource is a block of its own; the typed text and the link's mention are
+    // the last block: Claude Code reads @-mentions only there.
+    const texts = blocks.flatMap((b) => (typeof b.text === "string" ? [b.text] : []));
+    expect(texts).toContain(`<context ref="file:///notes/todo.md">\nembedded notes\n</context>`);
+    // (Claude Code appends a line break, then a block naming where it saved the image.)
+    expect(texts.map((t) => t.trimEnd())).toContain(`Look at these. @${linked}`);
     // The link became an @-mention Claude Code resolved: the file's text reached the model.
     expect(JSON.stringify(messagesOf(request))).toContain("contents of the linked file");
   });
