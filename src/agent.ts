@@ -8,25 +8,26 @@ import {
   type AgentApp,
   type AgentContext,
   type ClientCapabilities,
-  type ListSessionsRequest,
-  type ListSessionsResponse,
   type McpServer,
 } from "@agentclientprotocol/sdk";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import { forkSessionParams, FORK_METHOD } from "./acp/fork.js";
 import { SessionClient, supportsFormElicitation } from "./acp/session-client.js";
+import { sessionMetaOptions } from "./acp/session-meta.js";
 import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
 import type { ClaudeTranscripts } from "./claude/transcripts.js";
 import { LOGIN_METHOD_ID } from "./acp/auth.js";
 import { claudeLoggedIn, claudeLogout } from "./claude/auth-commands.js";
-import { AuthRequiredError, InvalidParamsError, SessionNotFoundError } from "./errors.js";
+import { AuthRequiredError, echoed, InvalidParamsError, SessionNotFoundError } from "./errors.js";
 import { log } from "./logger.js";
-import { decodeCursor, encodeCursor, LIST_PAGE_SIZE, sessionInfo } from "./session/history.js";
+import { listPage } from "./session/history.js";
 import { hostQueryOptions } from "./session/claude-env.js";
-import { continuationId, conversationChain } from "./session/continuations.js";
+import { conversationChain } from "./session/continuations.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
+import { ClaudeProcesses } from "./session/processes.js";
 import { SessionRegistry } from "./session/registry.js";
+import { savedConversations, savedIn } from "./session/saved.js";
 import { Session } from "./session/session.js";
 import { loadAdapterSettings } from "./session/settings.js";
 
@@ -76,6 +77,7 @@ interface OpenParams {
  */
 export function createAgent(deps: AgentDependencies): AgentApp {
   const sessions = new SessionRegistry();
+  const processes = new ClaudeProcesses();
   /** Ids closed on this connection: closing twice is harmless. */
   const closed = new Set<string>();
   let clientCapabilities: ClientCapabilities = {};
@@ -96,11 +98,12 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     const mcpServers = mcpServersToClaude(params.mcpServers ?? []);
     const executable = deps.resolveExecutable();
     sessions.remove(id)?.close();
+    await processes.exited(id); // one id, one Claude Code process: the previous one goes first
     const session = new Session({
       id,
       cwd: params.cwd,
       client: new SessionClient(client, id, clientCapabilities),
-      startQuery: deps.startQuery,
+      startQuery: processes.starter(id, deps.startQuery),
       transcripts: deps.transcripts,
       executable,
       env: { ...deps.env },
@@ -126,20 +129,13 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     return session;
   }
 
-  /** Whether Claude Code saved this conversation (in `cwd`'s project, or in any). */
-  const saved =
-    (cwd?: string) =>
-    async (conversationId: string): Promise<boolean> =>
-      (await deps.transcripts.info(conversationId, cwd)) !== undefined;
-
-  /**
-   * A saved session of the given cwd's project: its conversations, oldest first (more than
-   * one after a plan handoff).
-   */
-  async function savedConversations(sessionId: string, cwd: string): Promise<string[]> {
-    await requireDirectory(cwd, "cwd");
-    if (!(await deps.transcripts.info(sessionId, cwd))) throw new SessionNotFoundError(sessionId);
-    return conversationChain(sessionId, saved(cwd));
+  /** A saved session of the cwd (see session/saved.ts): its conversations, oldest first. */
+  async function saved(
+    params: { sessionId: string; cwd: string; _meta?: unknown },
+    options = sessionMetaOptions(params._meta),
+  ): Promise<string[]> {
+    await requireDirectory(params.cwd, "cwd");
+    return savedConversations(deps.transcripts, params.sessionId, params.cwd, options);
   }
 
   /** Starts a spare Claude Code process now that the client's capabilities are known. */
@@ -167,32 +163,10 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     configOptions: session.configOptions(),
   });
 
-  async function list(params: ListSessionsRequest): Promise<ListSessionsResponse> {
-    if (params.cwd) await requireDirectory(params.cwd, "cwd");
-    const offset = decodeCursor(params.cursor);
-    const page = await deps.transcripts.list({
-      ...(params.cwd ? { dir: params.cwd } : {}),
-      limit: LIST_PAGE_SIZE + 1,
-      offset,
-    });
-    const shown = page.slice(0, LIST_PAGE_SIZE);
-    // A plan handoff's conversation is part of the session it continues, not one of its own.
-    const continuations = new Set(shown.map((info) => continuationId(info.sessionId)));
-    const sessions = shown
-      .filter((info) => !continuations.has(info.sessionId))
-      .flatMap((info) => sessionInfo(info) ?? []);
-    return {
-      sessions,
-      ...(page.length > LIST_PAGE_SIZE
-        ? { nextCursor: encodeCursor(offset + LIST_PAGE_SIZE) }
-        : {}),
-    };
-  }
-
   return agent({ name: "claude-agent-acp" })
     .onConnect((connection) => {
       connection.signal.addEventListener("abort", () => {
-        for (const session of sessions.all()) session.close();
+        sessions.closeAll();
         log.info("client disconnected; sessions closed");
       });
     })
@@ -210,71 +184,96 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     )
     .onRequest(
       methods.agent.session.load,
-      withRequestErrors(async ({ params, client }) => {
-        const conversations = await savedConversations(params.sessionId, params.cwd);
-        const session = await open(params, client, params.sessionId, {
-          conversations,
-          replay: true,
-        });
-        return state(session);
-      }),
+      withRequestErrors(({ params, client }) =>
+        sessions.exclusive(params.sessionId, async () => {
+          const conversations = await saved(params);
+          const session = await open(params, client, params.sessionId, {
+            conversations,
+            replay: true,
+          });
+          return state(session);
+        }),
+      ),
     )
     .onRequest(
       methods.agent.session.resume,
-      withRequestErrors(async ({ params, client }) => {
-        const conversations = await savedConversations(params.sessionId, params.cwd);
-        const session = await open(params, client, params.sessionId, { conversations });
-        return state(session);
-      }),
+      withRequestErrors(({ params, client }) =>
+        sessions.exclusive(params.sessionId, async () => {
+          const conversations = await saved(params);
+          const session = await open(params, client, params.sessionId, { conversations });
+          return state(session);
+        }),
+      ),
     )
     .onRequest(
       FORK_METHOD,
       forkSessionParams,
-      withRequestErrors(async ({ params, client }) => {
-        // The fork continues from where the session is now: its latest conversation.
-        const conversations = await savedConversations(params.sessionId, params.cwd);
-        const forkedId = await deps.transcripts.fork(conversations.at(-1)!, params.cwd);
-        const session = await open(params, client, forkedId, { conversations: [forkedId] });
-        return { sessionId: session.id, ...state(session) };
-      }),
+      withRequestErrors(({ params, client }) =>
+        sessions.exclusive(params.sessionId, async () => {
+          // The fork continues from where the session is now (its latest conversation), and
+          // may move to another cwd: it is then recorded there.
+          const conversations = await saved(params, {
+            includeWorktrees: false,
+            allowCwdChange: true,
+          });
+          const forkedId = await deps.transcripts.fork(
+            conversations.at(-1)!,
+            params.cwd,
+            params.cwd,
+          );
+          const session = await open(params, client, forkedId, { conversations: [forkedId] });
+          return { sessionId: session.id, ...state(session) };
+        }),
+      ),
     )
     .onRequest(
       methods.agent.session.list,
-      withRequestErrors(({ params }) => list(params)),
+      withRequestErrors(async ({ params }) => {
+        if (params.cwd) await requireDirectory(params.cwd, "cwd");
+        const { includeWorktrees } = sessionMetaOptions(params._meta);
+        return listPage(deps.transcripts, { ...params, includeWorktrees });
+      }),
     )
     .onRequest(
       methods.agent.session.close,
-      withRequestErrors(({ params }) => {
-        const session = sessions.remove(params.sessionId);
-        if (!session && !closed.has(params.sessionId)) {
-          throw new SessionNotFoundError(params.sessionId);
-        }
-        session?.close();
-        closed.add(params.sessionId);
-        return Promise.resolve({});
-      }),
+      withRequestErrors(({ params }) =>
+        sessions.exclusive(params.sessionId, () => {
+          const session = sessions.remove(params.sessionId);
+          if (!session && !closed.has(params.sessionId)) {
+            throw new SessionNotFoundError(params.sessionId);
+          }
+          session?.close();
+          closed.add(params.sessionId);
+          return Promise.resolve({});
+        }),
+      ),
     )
     .onRequest(
       methods.agent.session.delete,
-      withRequestErrors(async ({ params }) => {
-        const session = sessions.remove(params.sessionId);
-        session?.close();
-        const conversations = await conversationChain(params.sessionId, saved());
-        const deleted = await deps.transcripts.delete(params.sessionId).then(
-          () => true,
-          () => false,
-        );
-        // Plan handoffs' conversations go with the session they continue.
-        for (const conversation of conversations.slice(1)) {
-          await deps.transcripts.delete(conversation).catch((error: unknown) => {
-            log.warn(`could not delete conversation ${conversation}`, error);
-          });
-        }
-        // A session that never saved a conversation has nothing on disk to delete.
-        if (!deleted && !session) throw new SessionNotFoundError(params.sessionId);
-        closed.add(params.sessionId);
-        return {};
-      }),
+      withRequestErrors(({ params }) =>
+        sessions.exclusive(params.sessionId, async () => {
+          const session = sessions.remove(params.sessionId);
+          session?.close();
+          const conversations = await conversationChain(
+            params.sessionId,
+            savedIn(deps.transcripts),
+          );
+          const deleted = await deps.transcripts.delete(params.sessionId).then(
+            () => true,
+            () => false,
+          );
+          // Plan handoffs' conversations go with the session they continue.
+          for (const conversation of conversations.slice(1)) {
+            await deps.transcripts.delete(conversation).catch((error: unknown) => {
+              log.warn(`could not delete conversation ${conversation}`, error);
+            });
+          }
+          // A session that never saved a conversation has nothing on disk to delete.
+          if (!deleted && !session) throw new SessionNotFoundError(params.sessionId);
+          closed.add(params.sessionId);
+          return {};
+        }),
+      ),
     )
     .onRequest(
       methods.agent.session.prompt,
@@ -303,7 +302,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       methods.agent.authenticate,
       withRequestErrors(async ({ params }) => {
         if (params.methodId !== LOGIN_METHOD_ID) {
-          throw new InvalidParamsError(`Unknown auth method "${params.methodId}".`, {
+          throw new InvalidParamsError(`Unknown auth method "${echoed(params.methodId)}".`, {
             methodId: params.methodId,
           });
         }

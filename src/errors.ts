@@ -3,21 +3,43 @@
  * its JSON-RPC error at the protocol edge.
  */
 
+/** The most characters of a client's value an error gives back (a 10 MB cwd is not echoed). */
+export const ECHO_LIMIT = 200;
+
+/** A client's value as an error may quote it: cut to ECHO_LIMIT characters. */
+export function echoed(value: string): string {
+  return value.length > ECHO_LIMIT
+    ? `${value.slice(0, ECHO_LIMIT)}… (${value.length} chars)`
+    : value;
+}
+
+/** Error data with each string (also in arrays) cut by `echoed`. */
+function echoedData(data: Record<string, unknown>): Record<string, unknown> {
+  const cut = (value: unknown): unknown =>
+    typeof value === "string"
+      ? echoed(value)
+      : Array.isArray(value)
+        ? value.slice(0, 10).map(cut)
+        : value;
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, cut(value)]));
+}
+
 /** The request is well-formed JSON-RPC but asks for something invalid. */
 export class InvalidParamsError extends Error {
   override readonly name = "InvalidParamsError";
-  constructor(
-    message: string,
-    readonly data?: Record<string, unknown>,
-  ) {
+  readonly data?: Record<string, unknown>;
+  constructor(message: string, data?: Record<string, unknown>) {
     super(message);
+    if (data) this.data = echoedData(data);
   }
 }
 
 export class SessionNotFoundError extends Error {
   override readonly name = "SessionNotFoundError";
-  constructor(readonly sessionId: string) {
-    super(`Session not found: ${sessionId}`);
+  readonly sessionId: string;
+  constructor(sessionId: string) {
+    super(`Session not found: ${echoed(sessionId)}`);
+    this.sessionId = echoed(sessionId);
   }
 }
 

@@ -33,6 +33,8 @@ export interface ClaudeQuery {
   initialization(): Promise<ClaudeInitialization>;
   /** Ends the process and frees its resources. Safe to call twice. */
   close(): void;
+  /** Settles once the process has exited after `close()` (never before it is called). */
+  readonly exited?: Promise<void>;
 }
 
 export interface ClaudeInitialization {

@@ -1,6 +1,7 @@
 import { query, type Options, type Query } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
+import { deferred } from "../util/deferred.js";
 import type { ClaudeQuery, ClaudeQueryOptions } from "./query.js";
 import type { SDKUserMessage } from "./types.js";
 
@@ -54,12 +55,19 @@ export function wrapQuery(
   sessionId: Promise<string>,
 ): ClaudeQuery {
   let closed = false;
+  const exit = deferred<void>();
   return {
+    exited: exit.promise,
     sessionId,
     messages: q,
     send: (message) => input.push(message),
     interrupt: async () => {
-      await q.interrupt();
+      try {
+        await q.interrupt();
+      } catch (error) {
+        // Closed meanwhile (a session closed or deleted mid-turn): nothing left to stop.
+        if (!closed) throw error;
+      }
     },
     setPermissionMode: async (mode) => {
       await q.setPermissionMode(mode);
@@ -75,6 +83,11 @@ export function wrapQuery(
       closed = true;
       input.close();
       q.close();
+      // The SDK's return() waits for the process to exit (bounded) after a close.
+      q.return(undefined).then(
+        () => exit.resolve(),
+        () => exit.resolve(),
+      );
     },
   };
 }

@@ -66,6 +66,8 @@ const NO_SESSION: PermissionResult = {
 class Spare {
   ready = false;
   dead = false;
+  /** Settles once the process is gone (or never started): only then may another start. */
+  readonly gone: Promise<void>;
   private process: SpareProcess | undefined;
   /** The spare's permission callback forwards to the session that claims it. */
   private owner: CanUseTool | undefined;
@@ -76,24 +78,27 @@ class Spare {
   ) {
     const canUseTool: CanUseTool = (name, input, context) =>
       this.owner ? this.owner(name, input, context) : Promise.resolve(NO_SESSION);
-    prewarm({ options: hostOptions(template, canUseTool), initializeTimeoutMs: PREWARM_TIMEOUT_MS })
-      .then((process) => {
+    this.gone = prewarm({
+      options: hostOptions(template, canUseTool),
+      initializeTimeoutMs: PREWARM_TIMEOUT_MS,
+    }).then(
+      async (process) => {
+        this.process = process;
         if (this.dead) {
           process.close();
-          return;
+        } else {
+          this.ready = true;
+          log.debug("spare: a prewarmed Claude Code process is ready");
         }
-        this.process = process;
-        this.ready = true;
-        log.debug("spare: a prewarmed Claude Code process is ready");
-        void process.exited.then(() => {
-          this.ready = false;
-          this.dead = true;
-        });
-      })
-      .catch((error: unknown) => {
+        await process.exited;
+        this.ready = false;
+        this.dead = true;
+      },
+      (error: unknown) => {
         this.dead = true;
         log.warn("could not prewarm a Claude Code process", error);
-      });
+      },
+    );
   }
 
   /** Binds the spare to a session; resolves its id once Claude Code accepts the claim. */
@@ -148,17 +153,43 @@ class Spare {
  * after each claim a replacement is started.
  */
 export class SparePool {
+  /** The one spare starting, ready, or on its way out. */
   private spare: Spare | undefined;
+  /** What to start once the current spare is gone: the latest options asked for. */
+  private wanted: { key: string; template: ClaudeQueryOptions } | undefined;
+  private closed = false;
 
   constructor(private readonly enabled: boolean) {}
 
-  /** Makes sure a spare for these host options is starting or ready. */
+  /**
+   * Makes sure a spare for these host options is starting or ready. At most one spare
+   * process lives at a time, whatever is asked how often: one for other options starts
+   * only once the current one has exited.
+   */
   warm(template: ClaudeQueryOptions): void {
-    if (!this.enabled) return;
+    if (!this.enabled || this.closed) return;
     const key = hostKey(template);
-    if (this.spare && this.spare.key === key && !this.spare.dead) return;
-    this.spare?.discard();
-    this.spare = new Spare(key, template);
+    if (this.spare && this.spare.key === key && !this.spare.dead) {
+      this.wanted = undefined;
+      return;
+    }
+    this.wanted = { key, template };
+    if (this.spare) this.spare.discard();
+    else this.startWanted();
+  }
+
+  private startWanted(): void {
+    const wanted = this.wanted;
+    this.wanted = undefined;
+    if (!wanted || this.closed) return;
+    const spare = new Spare(wanted.key, wanted.template);
+    this.spare = spare;
+    void spare.gone.then(() => {
+      // A claimed spare is a session's process now; its replacement is asked for then.
+      if (this.spare !== spare) return;
+      this.spare = undefined;
+      this.startWanted();
+    });
   }
 
   /** A query from the ready spare, if it was started for exactly these options. */
@@ -177,6 +208,8 @@ export class SparePool {
   }
 
   close(): void {
+    this.closed = true;
+    this.wanted = undefined;
     this.spare?.discard();
     this.spare = undefined;
   }
@@ -200,9 +233,12 @@ export function sdkQueryStarter(pool: SparePool): StartClaudeQuery {
 /** Delegates to the claimed query, or to a cold one if the claim is refused. */
 function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): ClaudeQuery {
   let active = claimed;
+  let closed = false;
   const decided: Promise<ClaudeQuery> = claimed.sessionId.then(
     () => claimed,
     (error: unknown) => {
+      // Closed while claiming: the claim failed for that, and nothing must start now.
+      if (closed) throw error;
       log.info(`prewarmed process refused the session (${String(error)}); starting a new one`);
       claimed.close();
       active = cold();
@@ -210,6 +246,9 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     },
   );
   return {
+    get exited() {
+      return active.exited;
+    },
     sessionId: decided.then((query) => query.sessionId),
     messages: {
       async *[Symbol.asyncIterator](): AsyncGenerator<SDKMessage> {
@@ -222,6 +261,9 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     setModel: async (model) => (await decided).setModel(model),
     applyFlagSettings: async (settings) => (await decided).applyFlagSettings(settings),
     initialization: async () => (await decided).initialization(),
-    close: () => active.close(),
+    close: () => {
+      closed = true;
+      active.close();
+    },
   };
 }

@@ -1,7 +1,9 @@
-import type { SessionInfo } from "@agentclientprotocol/sdk";
-import type { ClaudeSessionInfo } from "../claude/transcripts.js";
+import type { ListSessionsResponse, SessionInfo } from "@agentclientprotocol/sdk";
+import type { ClaudeSessionInfo, ClaudeTranscripts } from "../claude/transcripts.js";
 import { InvalidParamsError } from "../errors.js";
 import { cleanSingleLine } from "../util/text.js";
+import { continuationId } from "./continuations.js";
+import { gitWorktreeRoots, isOneOf, spellings } from "./directories.js";
 
 /** Sessions per `session/list` page. */
 export const LIST_PAGE_SIZE = 50;
@@ -50,4 +52,56 @@ export function decodeCursor(cursor: string | null | undefined): number {
 export function producedTitle(info: ClaudeSessionInfo | undefined): string | undefined {
   const title = info?.customTitle ? cleanSingleLine(info.customTitle) : "";
   return title || undefined;
+}
+
+/**
+ * Whether a session recorded in a cwd belongs in the listing of `cwd`: recorded in exactly
+ * that directory (Claude Code keeps sessions of several directories in one project
+ * directory, e.g. `/p-a-b` and `/p/a/b`), or, with `includeWorktrees`, at the root of
+ * another git worktree of its repository.
+ */
+async function recordedIn(
+  cwd: string,
+  includeWorktrees: boolean,
+): Promise<(recorded: string | undefined) => boolean> {
+  const accepted = await spellings(cwd);
+  if (includeWorktrees) for (const root of await gitWorktreeRoots(cwd)) accepted.add(root);
+  return (recorded) => isOneOf(recorded, accepted);
+}
+
+/** One `session/list` page: the saved sessions of `cwd` (or of every directory), newest first. */
+export async function listPage(
+  transcripts: ClaudeTranscripts,
+  request: { cwd?: string | null; cursor?: string | null; includeWorktrees: boolean },
+): Promise<ListSessionsResponse> {
+  const offset = decodeCursor(request.cursor);
+  const { cwd, includeWorktrees } = request;
+  const belongs = cwd ? await recordedIn(cwd, includeWorktrees) : () => true;
+  // Claude's pages hold other directories' sessions too: read on until a page is full.
+  const kept: ClaudeSessionInfo[] = [];
+  let at = offset;
+  let next: number | undefined;
+  read: for (;;) {
+    const batch = await transcripts.list({
+      ...(cwd ? { dir: cwd, includeWorktrees } : {}),
+      limit: LIST_PAGE_SIZE + 1,
+      offset: at,
+    });
+    for (const [i, info] of batch.entries()) {
+      if (!belongs(info.cwd)) continue;
+      if (kept.length === LIST_PAGE_SIZE) {
+        next = at + i;
+        break read;
+      }
+      kept.push(info);
+    }
+    if (batch.length <= LIST_PAGE_SIZE) break;
+    at += batch.length;
+  }
+  // A plan handoff's conversation is part of the session it continues, not one of its own.
+  const continuations = new Set(kept.map((info) => continuationId(info.sessionId)));
+  const sessions = kept
+    .filter((info) => !continuations.has(info.sessionId))
+    .flatMap((info) => sessionInfo(info) ?? []);
+  return { sessions, ...(next !== undefined ? { nextCursor: encodeCursor(next) } : {}) };
 }

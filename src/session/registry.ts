@@ -1,11 +1,28 @@
 import { SessionNotFoundError } from "../errors.js";
+import { KeyedLock } from "../util/keyed-lock.js";
 import type { Session } from "./session.js";
 
-/** The open sessions by ACP session id. */
+/**
+ * The open sessions by ACP session id. One id is one session, so one Claude Code process:
+ * whatever opens, closes or deletes an id runs under `exclusive`, after the ones before it.
+ */
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
+  private readonly lock = new KeyedLock();
+  private closed = false;
 
+  /** Runs `task` once no other open, close or delete of `sessionId` is running. */
+  exclusive<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
+    return this.lock.run(sessionId, task);
+  }
+
+  /** Registers a started session; after `closeAll` (the client is gone) it is closed instead. */
   add(session: Session): void {
+    if (this.closed) {
+      session.close();
+      throw new SessionNotFoundError(session.id);
+    }
+    this.sessions.get(session.id)?.close();
     this.sessions.set(session.id, session);
   }
 
@@ -26,8 +43,11 @@ export class SessionRegistry {
     return session;
   }
 
-  all(): Session[] {
-    return [...this.sessions.values()];
+  /** Closes every session, and each one still opening as soon as it is started. */
+  closeAll(): void {
+    this.closed = true;
+    for (const session of this.sessions.values()) session.close();
+    this.sessions.clear();
   }
 
   get size(): number {
