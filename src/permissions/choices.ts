@@ -2,7 +2,7 @@ import type { PermissionOption, PermissionOptionKind } from "@agentclientprotoco
 import type { CanUseToolContext } from "../claude/types.js";
 import type { ToolInput } from "../tools/index.js";
 import type { ElevatedMode } from "./labels.js";
-import { LABELS } from "./labels.js";
+import { LABEL_LIMIT, LABELS } from "./labels.js";
 import { OPTION_IDS, type OptionId } from "./option-ids.js";
 import type { SuggestionSnapshot } from "./suggestions.js";
 
@@ -92,15 +92,18 @@ const KIND_ORDER: Record<PermissionOptionKind, number> = {
 
 /**
  * Stable grouping: allow_once, allow_always, then reject kinds; builder order is kept
- * within a kind. Persistent choices are dropped when the ask forbids them.
+ * within a kind. Persistent choices are dropped when the ask forbids them, and so is
+ * one whose complete label is too long to offer (a label is never cut).
  */
 export function finalizeChoices(
   choices: readonly PermissionChoice[],
   ask: Pick<PermissionAsk, "persistentChoicesAllowed">,
 ): PermissionChoice[] {
-  const allowed = ask.persistentChoicesAllowed
-    ? choices
-    : choices.filter((c) => c.effect.type !== "allowWithUpdates");
+  const allowed = choices.filter(
+    (c) =>
+      c.effect.type !== "allowWithUpdates" ||
+      (ask.persistentChoicesAllowed && c.option.name.length <= LABEL_LIMIT),
+  );
   return allowed
     .map((c, index) => ({ c, index }))
     .sort((a, b) => KIND_ORDER[a.c.option.kind] - KIND_ORDER[b.c.option.kind] || a.index - b.index)

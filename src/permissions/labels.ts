@@ -14,39 +14,61 @@ export const LABELS = {
   ownSettingsForSession: "Yes, and allow Claude to edit its own settings for this session",
 } as const;
 
-/** Shell command lists longer than this become "similar commands" (Claude Code's budget). */
-export const COMMAND_LIST_BUDGET = 50;
+/**
+ * A durable label longer than this is not offered: a label is never cut, and a list of
+ * thousands of characters is no longer something a user reads before choosing it.
+ */
+export const LABEL_LIMIT = 4_000;
 
 /** Where a durable effect lives, as a label says it. */
 export type LabelScope = "project" | "session";
 
-const SCOPE_PHRASE: Record<LabelScope, string> = {
-  project: "from this project",
+/**
+ * One phrase per destination, said by every label whose effect goes there: local
+ * settings (`.claude/settings.local.json`) are "in this project", the session is
+ * "during this session".
+ */
+export const SCOPE_PHRASE: Record<LabelScope, string> = {
+  project: "in this project",
   session: "during this session",
 };
 
-/** "a", "a and b", "a, b, and c" */
-export function joinList(items: readonly string[]): string {
-  if (items.length <= 2) return items.join(" and ");
-  return `${items.slice(0, -1).join(", ")}, and ${items.at(-1)}`;
+/** Said after command prefixes that also approve what the approved command did not ask for. */
+export const BROADER_THAN_COMMAND = "(broader than this command)";
+
+/** "a", "a and b", "a, b, and c" (or "or"). */
+export function joinList(items: readonly string[], conjunction: "and" | "or" = "and"): string {
+  if (items.length <= 2) return items.join(` ${conjunction} `);
+  return `${items.slice(0, -1).join(", ")}, ${conjunction} ${items.at(-1)}`;
 }
 
-/** "npm test commands", or "similar commands" past the budget. */
-export function commandsPhrase(prefixes: readonly string[]): string {
-  const list = joinList(prefixes);
-  return list.length > COMMAND_LIST_BUDGET ? "similar commands" : `${list} commands`;
+/** The command rules of a shell bundle, by how they relate to the approved command. */
+export interface CommandRules {
+  /** Prefixes or exact commands that are each a whole part of the approved command. */
+  named: readonly string[];
+  /** Prefixes that also cover commands the approved one is not (`npm run` for `npm run build`). */
+  broader: readonly string[];
+}
+
+/**
+ * "npm test and make lint commands", "any npm run command (broader than this command)",
+ * or both joined by "and": every rule is named, however long the list (clients wrap).
+ */
+export function commandsPhrase({ named, broader }: CommandRules): string {
+  return [
+    ...(named.length ? [`${joinList(named)} commands`] : []),
+    ...(broader.length ? [`any ${joinList(broader, "or")} command ${BROADER_THAN_COMMAND}`] : []),
+  ].join(" and ");
 }
 
 /** Label fragments; each states its values and where the effect lives. */
 export const phrases = {
-  dontAskAgainForCommands: (prefixes: readonly string[], scope: LabelScope) =>
-    `don't ask again for ${commandsPhrase(prefixes)}${scope === "session" ? ` ${SCOPE_PHRASE.session}` : ""}`,
+  dontAskAgainForCommands: (rules: CommandRules, scope: LabelScope) =>
+    `don't ask again for ${commandsPhrase(rules)} ${SCOPE_PHRASE[scope]}`,
   readingFrom: (dirs: readonly string[], scope: LabelScope) =>
     `allow reading from ${joinList(dirs.map(withSlash))} ${SCOPE_PHRASE[scope]}`,
   accessTo: (dirs: readonly string[], scope: LabelScope) =>
-    scope === "project"
-      ? `always allow access to ${joinList(dirs.map(withSlash))} ${SCOPE_PHRASE.project}`
-      : `allow access to ${joinList(dirs.map(withSlash))} ${SCOPE_PHRASE.session}`,
+    `${scope === "project" ? "always " : ""}allow access to ${joinList(dirs.map(withSlash))} ${SCOPE_PHRASE[scope]}`,
 };
 
 /**
@@ -64,13 +86,14 @@ export function yesAnd(fragments: readonly string[]): string {
 export const labels = {
   /** WebFetch hosts, Skill names, sandbox hosts. */
   dontAskAgainFor: (subject: string, scope: LabelScope = "project") =>
-    `Yes, and don't ask again for ${subject}${scope === "session" ? ` ${SCOPE_PHRASE.session}` : ""}`,
+    `Yes, and don't ask again for ${subject} ${SCOPE_PHRASE[scope]}`,
   /** Whole-tool rules: MCP tools, WebSearch, Agent, Task, the fallback. */
   toolCommands: (tool: string, scope: LabelScope = "project") =>
     labels.dontAskAgainFor(`${tool} commands`, scope),
   skillPrefix: (prefix: string) => labels.dontAskAgainFor(`${prefix}:* commands`),
-  allEditsIn: (dirs: readonly string[]) =>
-    `Yes, allow all edits in ${joinList(dirs.map(withSlash))} during this session`,
+  /** Claude Code's accept-edits bundle that also adds directories: the mode switch comes first. */
+  allEditsIncluding: (dirs: readonly string[]) =>
+    `${LABELS.allEditsDuringSession}, including in ${joinList(dirs.map(withSlash))}`,
 };
 
 /** Plan-mode exits, by target mode. */

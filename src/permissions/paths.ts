@@ -21,10 +21,3 @@ export function ruleDirectory(ruleContent: string): string | undefined {
   if (!match?.[1]) return undefined;
   return resolve(match[1]);
 }
-
-/** "npm test *" and the older "npm test:*" both grant the prefix "npm test". */
-export function commandPrefix(ruleContent: string): string {
-  return ruleContent.endsWith(" *") || ruleContent.endsWith(":*")
-    ? ruleContent.slice(0, -2)
-    : ruleContent;
-}

@@ -1,5 +1,6 @@
 import { isAbsolute } from "node:path";
 import type { ToolCall, ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { shellTitle } from "../tools/shell.js";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
 import { COMPUTER_USE_PREFIX } from "./options/index.js";
 
@@ -26,9 +27,10 @@ function validText(text: string): string | undefined {
 }
 
 /**
- * The request heading: the tool call's title, compacted. Shell titles keep their
- * spacing (the title is the command); others collapse to one line. An empty or
- * oversized title becomes the tool's display name, never a truncated string.
+ * The request heading: the tool call's title, compacted to one line. A shell title is
+ * a command: a multi-line one stays visibly multi-line (`echo ok … (+2 lines)`), never
+ * silently joined. An empty or oversized title becomes the tool's display name, never
+ * a truncated string.
  */
 export function permissionTitle(
   toolName: string,
@@ -37,7 +39,7 @@ export function permissionTitle(
 ): string {
   if (toolName === "ExitPlanMode") return EXIT_PLAN_TITLE;
   const compact = SHELL_TOOLS.has(toolName)
-    ? cleanMultiline(toolCallTitle).trim()
+    ? shellTitle(toolCallTitle)
     : cleanSingleLine(toolCallTitle);
   return (
     validText(compact) ??

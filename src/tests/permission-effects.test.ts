@@ -311,7 +311,9 @@ describe("snapshotSuggestions: non-cloneable data is omitted", () => {
     ];
     const ask = makeAsk("Bash", { command: "npm test" }, { suggestions });
     const durable = buildChoices(ask).find((c) => c.effect.type === "allowWithUpdates");
-    expect(durable?.option.name).toBe("Yes, and don't ask again for npm test commands");
+    expect(durable?.option.name).toBe(
+      "Yes, and don't ask again for npm test commands in this project",
+    );
     expect(resultOfEffect(durable!.effect, {})).toMatchObject({
       updatedPermissions: [{ rules: [{ toolName: "Bash", ruleContent: "npm test *" }] }],
     });
@@ -339,7 +341,9 @@ describe("snapshotSuggestions: the snapshot is deep-frozen and independent of th
     const sdk: PermissionUpdate[] = structuredClone(REAL_CLI.bashNpmTest);
     const ask = makeAsk("Bash", { command: "npm test" }, { suggestions: sdk });
     const durable = buildChoices(ask).find((c) => c.effect.type === "allowWithUpdates");
-    expect(durable?.option.name).toBe("Yes, and don't ask again for npm test commands");
+    expect(durable?.option.name).toBe(
+      "Yes, and don't ask again for npm test commands in this project",
+    );
     // The SDK's array changes while the user is looking at the dialog.
     const [update] = sdk;
     if (update?.type === "addRules") {

@@ -3,8 +3,10 @@
  * shapes of design.md) go through `snapshotSuggestions` and every option builder. Whatever
  * arrives, nothing throws, and every request keeps the contract's invariants
  * (support/permissions/invariants.ts): valid kinds, unique standard ids, stable grouping,
- * durable effects equal to the snapshot they label or to the tool's generated rule, and
- * no persistent choice under matchedAskRule except ExitPlanMode's mode choices.
+ * durable effects equal to the snapshot they label or to the tool's generated rule, every
+ * durable label checked against the rules, directories, destinations and mode switch its
+ * effect writes, and no persistent choice under matchedAskRule except ExitPlanMode's mode
+ * choices.
  *
  * Runs per property are tuned so the total stays >= 100,000 arrays.
  */
@@ -81,6 +83,9 @@ const ruleContents = fc.oneof(
       "npm test",
       "git status *",
       "ls:*",
+      "npm run *",
+      "npm * --fix",
+      "node -e 'console.log(1)'",
       " *",
       ":*",
       "*",
@@ -467,7 +472,16 @@ const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq
 const inputBag: fc.Arbitrary<ToolInput> = fc
   .record({
     command: maybe(
-      fc.constantFrom("npm test", "git status && npm test", "mkdir -p /outside/dir", ""),
+      fc.constantFrom(
+        "npm test",
+        "git status && npm test",
+        "mkdir -p /outside/dir",
+        "",
+        "npm run build && node -e 'console.log(1)'",
+        "npm test --watch",
+        "ls\nnpm  test",
+        `${"a".repeat(60)} && ls`,
+      ),
     ),
     file_path: maybe(fc.oneof(paths, fc.integer())),
     notebook_path: maybe(paths),

@@ -75,12 +75,12 @@ function shellRow(
   rule: string,
   suggestions: PermissionUpdate[],
   label: string | undefined,
-  tool = "Bash",
+  { tool = "Bash", command = "npm test" }: { tool?: string; command?: string } = {},
 ): Row {
   return {
     rule,
     tool,
-    input: { command: "npm test" },
+    input: { command },
     spec: { suggestions },
     options: label ? [YES, always(label), NO] : [YES, NO],
     effects: label ? ["snapshot"] : [],
@@ -215,32 +215,47 @@ describe("Stable grouping: allow_once, allow_always, then reject kinds; builder 
 });
 
 describe("Bash / PowerShell: one-time allow; exact representable SDK bundle with its complete effect in the label; reject", () => {
-  const long50 = "a".repeat(50);
+  const long = "a".repeat(60);
   checkRows([
     shellRow(
-      'real CLI `npm test`: `Bash(npm test *)` in localSettings reads "Yes, and don\'t ask again for npm test commands"',
+      'real CLI `npm test`: `Bash(npm test *)` in localSettings reads "Yes, and don\'t ask again for npm test commands in this project"',
       REAL_CLI.bashNpmTest,
-      "Yes, and don't ask again for npm test commands",
+      "Yes, and don't ask again for npm test commands in this project",
     ),
     shellRow(
       "the older `npm test:*` rule content renders the same prefix `npm test`",
       REAL_CLI.bashNpmTestOlder,
-      "Yes, and don't ask again for npm test commands",
+      "Yes, and don't ask again for npm test commands in this project",
     ),
     shellRow(
       "real CLI `git status && npm test`: the one rule for the part that needs approval",
       REAL_CLI.bashCompound,
-      "Yes, and don't ask again for npm test commands",
+      "Yes, and don't ask again for npm test commands in this project",
+      { command: "git status && npm test" },
     ),
     shellRow(
       "real CLI `mkdir -p /outside/dir` (rule + addDirectories + setMode acceptEdits) is not representable: one-time allow and reject only",
       REAL_CLI.bashMkdirOutside,
       undefined,
+      { command: "mkdir -p /outside/dir" },
     ),
     shellRow(
       "an exact command rule is stated as its command",
       [addRule("Bash", "mkdir -p /outside/dir", "localSettings")],
-      "Yes, and don't ask again for mkdir -p /outside/dir commands",
+      "Yes, and don't ask again for mkdir -p /outside/dir commands in this project",
+      { command: "mkdir -p /outside/dir" },
+    ),
+    shellRow(
+      "an exact command rule for a command that is not part of the approved one is not offered",
+      [addRule("Bash", "rm -rf /tmp/x", "localSettings")],
+      undefined,
+      { command: "ls" },
+    ),
+    shellRow(
+      "a rule with `*` inside is a pattern a label does not spell out: not offered",
+      [addRule("Bash", "npm * --fix", "localSettings")],
+      undefined,
+      { command: "npm run lint --fix" },
     ),
     shellRow(
       "a session command rule says it lasts during this session",
@@ -260,7 +275,8 @@ describe("Bash / PowerShell: one-time allow; exact representable SDK bundle with
           destination: "localSettings",
         },
       ],
-      "Yes, and don't ask again for npm test and git status commands",
+      "Yes, and don't ask again for npm test and git status commands in this project",
+      { command: "npm test && git status" },
     ),
     shellRow(
       "three commands: `<a>, <b>, and <c> commands` (duplicates stated once)",
@@ -270,22 +286,66 @@ describe("Bash / PowerShell: one-time allow; exact representable SDK bundle with
         addRule("Bash", "npm test:*", "localSettings"),
         addRule("Bash", "git status *", "localSettings"),
       ],
-      "Yes, and don't ask again for npm test, npm run lint, and git status commands",
+      "Yes, and don't ask again for npm test, npm run lint, and git status commands in this project",
+      { command: "npm test; npm run lint | cat; git status" },
     ),
     shellRow(
-      "a command list of exactly 50 characters is still listed",
-      [addRule("Bash", `${long50} *`, "localSettings")],
-      `Yes, and don't ask again for ${long50} commands`,
+      "a long command list is named whole, never `similar commands`",
+      [
+        addRule("Bash", `${long} *`, "localSettings"),
+        addRule("Bash", "npm test *", "localSettings"),
+      ],
+      `Yes, and don't ask again for ${long} and npm test commands in this project`,
+      { command: `${long} && npm test` },
     ),
     shellRow(
-      "a command list over 50 characters becomes `similar commands` (design.md budget)",
-      [addRule("Bash", `${long50}b *`, "localSettings")],
-      "Yes, and don't ask again for similar commands",
+      "a label over 4,000 characters is not offered: it is never cut",
+      Array.from({ length: 80 }, (_, i) => addRule("Bash", `${long}${i} *`, "localSettings")),
+      undefined,
+      { command: Array.from({ length: 80 }, (_, i) => `${long}${i}`).join(" && ") },
     ),
     shellRow(
-      "a read-path rule in local settings: `Yes, allow reading from <dir>/ from this project`",
+      "real CLI `npm run build && node -e …`: a prefix shorter than the part it approves is said to be broader",
+      [
+        addRule("Bash", "npm run *", "localSettings"),
+        addRule("Bash", "node -e 'console.log(1)'", "localSettings"),
+      ],
+      "Yes, and don't ask again for node -e 'console.log(1)' commands and any npm run command (broader than this command) in this project",
+      { command: "npm run build && node -e 'console.log(1)'" },
+    ),
+    shellRow(
+      "real CLI five commands: whole parts are named as commands, the broader prefixes as `any … command (broader than this command)`",
+      ["npm test *", "make lint *", "cargo build *", "go vet *", "yarn lint *"].map((rule) =>
+        addRule("Bash", rule, "localSettings"),
+      ),
+      "Yes, and don't ask again for npm test and make lint commands and any cargo build, go vet, or yarn lint command (broader than this command) in this project",
+      {
+        command:
+          "npm test && make lint && cargo build --release && go vet ./... && yarn lint --fix",
+      },
+    ),
+    shellRow(
+      "a prefix with arguments after it in the command is broader (`npm test *` for `npm test --watch`)",
+      REAL_CLI.bashNpmTest,
+      "Yes, and don't ask again for any npm test command (broader than this command) in this project",
+      { command: "npm test --watch" },
+    ),
+    shellRow(
+      "a prefix rule for a command that is not part of the approved one is broader",
+      [addRule("Bash", "git push *", "localSettings")],
+      "Yes, and don't ask again for any git push command (broader than this command) in this project",
+      { command: "npm test" },
+    ),
+    shellRow(
+      "spacing does not make a part differ: `npm  test` is the part `npm test`",
+      REAL_CLI.bashNpmTest,
+      "Yes, and don't ask again for npm test commands in this project",
+      { command: "npm  test\n" },
+    ),
+    shellRow(
+      "a read-path rule in local settings: `Yes, allow reading from <dir>/ in this project`",
       [addRule("Read", "//etc/**", "localSettings")],
-      "Yes, allow reading from /etc/ from this project",
+      "Yes, allow reading from /etc/ in this project",
     ),
     shellRow(
       "a read-path rule in the session: `Yes, allow reading from <dir>/ during this session`",
@@ -293,9 +353,9 @@ describe("Bash / PowerShell: one-time allow; exact representable SDK bundle with
       "Yes, allow reading from /etc/ during this session",
     ),
     shellRow(
-      "directories in local settings: `Yes, and always allow access to <dir>/ from this project`",
+      "directories in local settings: `Yes, and always allow access to <dir>/ in this project`",
       [addDirectories(["/outside/dir"], "localSettings")],
-      "Yes, and always allow access to /outside/dir/ from this project",
+      "Yes, and always allow access to /outside/dir/ in this project",
     ),
     shellRow(
       "directories in the session: `Yes, and allow access to <dir>/ during this session`",
@@ -309,25 +369,23 @@ describe("Bash / PowerShell: one-time allow; exact representable SDK bundle with
         addRule("Read", "//etc/**", "localSettings"),
         addDirectories(["/data"], "session"),
       ],
-      "Yes, and don't ask again for npm test commands, allow reading from /etc/ from this project, and allow access to /data/ during this session",
+      "Yes, and don't ask again for npm test commands in this project, allow reading from /etc/ in this project, and allow access to /data/ during this session",
     ),
     shellRow(
       "mixed scopes are each stated with where they live",
       [addRule("Bash", "npm test *", "localSettings"), addRule("Bash", "ls *", "session")],
-      "Yes, and don't ask again for npm test commands and don't ask again for ls commands during this session",
+      "Yes, and don't ask again for npm test commands in this project and don't ask again for ls commands during this session",
+      { command: "npm test && ls" },
     ),
     shellRow(
       "PowerShell states its own command rules",
       [addRule("PowerShell", "Get-ChildItem *", "localSettings")],
-      "Yes, and don't ask again for Get-ChildItem commands",
-      "PowerShell",
+      "Yes, and don't ask again for Get-ChildItem commands in this project",
+      { tool: "PowerShell", command: "Get-ChildItem" },
     ),
-    shellRow(
-      "PowerShell does not label a Bash rule",
-      REAL_CLI.bashNpmTest,
-      undefined,
-      "PowerShell",
-    ),
+    shellRow("PowerShell does not label a Bash rule", REAL_CLI.bashNpmTest, undefined, {
+      tool: "PowerShell",
+    }),
     ...(
       [
         [
@@ -573,11 +631,18 @@ describe("Edit / Write / NotebookEdit: one-time allow; matching session edit gra
       { workingDirectories: [CWD, "/extra"] },
     ),
     editRow(
-      "real CLI `Write` outside cwd: setMode acceptEdits + addDirectories reads `Yes, allow all edits in <dir>/ during this session`",
+      "real CLI `Write` outside cwd: setMode acceptEdits + addDirectories switches the whole session to accept edits and says so: `Yes, allow all edits during this session, including in <dir>/`",
       "Write",
       { file_path: "/outside/dir/new.txt", content: "x" },
       REAL_CLI.writeOutside,
-      "Yes, allow all edits in /outside/dir/ during this session",
+      "Yes, allow all edits during this session, including in /outside/dir/",
+    ),
+    editRow(
+      "the same bundle for a path in a working directory states the whole bundle too",
+      "Edit",
+      { file_path: `${CWD}/src/a.ts` },
+      REAL_CLI.writeOutside,
+      "Yes, allow all edits during this session, including in /outside/dir/",
     ),
     editRow(
       "addDirectories alone covering the path: `Yes, and allow access to <dir>/ during this session`",
@@ -686,14 +751,14 @@ describe("WebFetch: one-time allow; generated `domain:<hostname>` local rule; re
       tool: "WebFetch",
       input: { url: "https://example.com/docs?q=1", prompt: "summarize" },
       spec: { suggestions: REAL_CLI.webFetch },
-      options: [YES, always("Yes, and don't ask again for example.com"), NO],
+      options: [YES, always("Yes, and don't ask again for example.com in this project"), NO],
       effects: [local("WebFetch", "domain:example.com")],
     },
     {
       rule: "the rule is generated from the URL's hostname (lower case, no port), with or without a suggestion",
       tool: "WebFetch",
       input: { url: "http://Docs.Example.COM:8080/a" },
-      options: [YES, always("Yes, and don't ask again for docs.example.com"), NO],
+      options: [YES, always("Yes, and don't ask again for docs.example.com in this project"), NO],
       effects: [local("WebFetch", "domain:docs.example.com")],
     },
     {
@@ -701,7 +766,7 @@ describe("WebFetch: one-time allow; generated `domain:<hostname>` local rule; re
       tool: "WebFetch",
       input: { url: "https://example.com/" },
       spec: { suggestions: [addRule("WebFetch", "domain:other.org", "userSettings")] },
-      options: [YES, always("Yes, and don't ask again for example.com"), NO],
+      options: [YES, always("Yes, and don't ask again for example.com in this project"), NO],
       effects: [local("WebFetch", "domain:example.com")],
     },
     ...["not a url", "file:///etc/passwd", "ftp://example.com/x", ""].map((url): Row => ({
@@ -715,9 +780,9 @@ describe("WebFetch: one-time allow; generated `domain:<hostname>` local rule; re
 
 describe("Skill: one-time allow; exact skill and optional `prefix:*` local rules; reject", () => {
   const exact = (skill: string) =>
-    always(`Yes, and don't ask again for ${skill}`, "allow-skill-exact");
+    always(`Yes, and don't ask again for ${skill} in this project`, "allow-skill-exact");
   const prefix = (word: string) =>
-    always(`Yes, and don't ask again for ${word}:* commands`, "allow-skill-prefix");
+    always(`Yes, and don't ask again for ${word}:* commands in this project`, "allow-skill-prefix");
   checkRows([
     {
       rule: "a skill without arguments: the exact rule only",
@@ -973,7 +1038,7 @@ describe("SandboxNetworkAccess: one-time allow; exact SDK host rule when represe
     sandboxRow(
       "the CLI's `WebFetch(domain:<host>)` rule for the host asked about, in local settings",
       [addRule("WebFetch", `domain:${host}`, "localSettings")],
-      `Yes, and don't ask again for ${host}`,
+      `Yes, and don't ask again for ${host} in this project`,
     ),
     sandboxRow(
       "the same rule in the session says so",
@@ -1021,7 +1086,7 @@ describe("MCP and Computer Use MCP: one-time allow; exact representable SDK allo
       "Computer Use: a local allow rule for exactly this tool, `Yes, and don't ask again for <tool> commands`",
       cu,
       [addRule(cu, undefined, "localSettings")],
-      `Yes, and don't ask again for ${cu} commands`,
+      `Yes, and don't ask again for ${cu} commands in this project`,
     ),
     mcpRow("Computer Use: nothing is generated without a suggestion", cu, []),
     mcpRow("Computer Use: a rule for another Computer Use tool is not offered", cu, [
@@ -1031,7 +1096,7 @@ describe("MCP and Computer Use MCP: one-time allow; exact representable SDK allo
       "MCP: a local allow rule for exactly this tool",
       gh,
       [addRule(gh, undefined, "localSettings")],
-      `Yes, and don't ask again for ${gh} commands`,
+      `Yes, and don't ask again for ${gh} commands in this project`,
     ),
     mcpRow(
       "MCP: a session rule says it lasts during this session",
@@ -1074,7 +1139,7 @@ describe("WebSearch / Agent / Task: one-time allow; generated whole-tool local r
       tool: "WebSearch",
       input: { query: "vitest 4" },
       spec: { suggestions: REAL_CLI.webSearch },
-      options: [YES, always("Yes, and don't ask again for WebSearch commands"), NO],
+      options: [YES, always("Yes, and don't ask again for WebSearch commands in this project"), NO],
       effects: [local("WebSearch")],
     },
     ...["Agent", "Task"].map((tool): Row => ({
@@ -1082,7 +1147,7 @@ describe("WebSearch / Agent / Task: one-time allow; generated whole-tool local r
       tool,
       input: { prompt: "x", subagent_type: "general-purpose" },
       spec: { suggestions: [addRule(tool, "general-purpose", "userSettings")] },
-      options: [YES, always(`Yes, and don't ask again for ${tool} commands`), NO],
+      options: [YES, always(`Yes, and don't ask again for ${tool} commands in this project`), NO],
       effects: [local(tool)],
     })),
   ]);
@@ -1095,7 +1160,7 @@ describe("ReviewArtifact / Workflow / Monitor / unknown tools: generic fallback 
         rule: `${tool}: one-time allow; a generated whole-tool localSettings rule; reject`,
         tool,
         input: { anything: 1 },
-        options: [YES, always(`Yes, and don't ask again for ${tool} commands`), NO],
+        options: [YES, always(`Yes, and don't ask again for ${tool} commands in this project`), NO],
         effects: [local(tool)],
       }),
     ),
@@ -1198,11 +1263,11 @@ describe("Labels (design.md): every template, verbatim", () => {
     ["Yes", () => labelOf("Bash", { command: "ls" })],
     ["No", () => labelOf("Bash", { command: "ls" })],
     [
-      "Yes, and don't ask again for npm test, git status, and ls commands",
+      "Yes, and don't ask again for npm test, git status, and ls commands in this project",
       () =>
         labelOf(
           "Bash",
-          {},
+          { command: "npm test && git status && ls" },
           {
             suggestions: [
               addRule("Bash", "npm test *", "localSettings"),
@@ -1213,28 +1278,28 @@ describe("Labels (design.md): every template, verbatim", () => {
         ),
     ],
     [
-      "Yes, and don't ask again for similar commands",
+      "Yes, and don't ask again for any npm run command (broader than this command) in this project",
       () =>
         labelOf(
           "Bash",
-          {},
-          { suggestions: [addRule("Bash", `${"x".repeat(51)} *`, "localSettings")] },
+          { command: "npm run build" },
+          { suggestions: [addRule("Bash", "npm run *", "localSettings")] },
         ),
     ],
     [
-      "Yes, allow reading from /etc/ from this project",
+      "Yes, allow reading from /etc/ in this project",
       () => labelOf("Bash", {}, { suggestions: [addRule("Read", "//etc/**", "localSettings")] }),
     ],
     [
-      "Yes, and always allow access to /data/ from this project",
+      "Yes, and always allow access to /data/ in this project",
       () => labelOf("Bash", {}, { suggestions: [addDirectories(["/data"], "localSettings")] }),
     ],
     [
-      "Yes, and don't ask again for npm test commands and always allow access to /data/ from this project",
+      "Yes, and don't ask again for npm test commands in this project and always allow access to /data/ in this project",
       () =>
         labelOf(
           "Bash",
-          {},
+          { command: "npm test" },
           {
             suggestions: [
               addRule("Bash", "npm test *", "localSettings"),
@@ -1252,7 +1317,7 @@ describe("Labels (design.md): every template, verbatim", () => {
       () => labelOf("Read", { file_path: "/etc/hosts" }, { suggestions: REAL_CLI.readOutside }),
     ],
     [
-      "Yes, allow all edits in /outside/dir/ during this session",
+      "Yes, allow all edits during this session, including in /outside/dir/",
       () =>
         labelOf("Write", { file_path: "/outside/dir/a" }, { suggestions: REAL_CLI.writeOutside }),
     ],
@@ -1261,12 +1326,15 @@ describe("Labels (design.md): every template, verbatim", () => {
       () => labelOf("Edit", { file_path: `${CWD}/.claude/settings.json` }),
     ],
     [
-      "Yes, and don't ask again for example.com",
+      "Yes, and don't ask again for example.com in this project",
       () => labelOf("WebFetch", { url: "https://example.com" }),
     ],
-    ["Yes, and don't ask again for review 12", () => labelOf("Skill", { skill: "review 12" })],
     [
-      "Yes, and don't ask again for review:* commands",
+      "Yes, and don't ask again for review 12 in this project",
+      () => labelOf("Skill", { skill: "review 12" }),
+    ],
+    [
+      "Yes, and don't ask again for review:* commands in this project",
       () => labelOf("Skill", { skill: "review 12" }),
     ],
     ["Yes, enter plan mode", () => labelOf("EnterPlanMode", {})],
@@ -1289,7 +1357,7 @@ describe("Labels (design.md): every template, verbatim", () => {
     ["Yes, manually approve edits", () => labelOf("ExitPlanMode", {})],
     ["No, keep planning", () => labelOf("ExitPlanMode", {})],
     [
-      "Yes, and don't ask again for mcp__db__query commands",
+      "Yes, and don't ask again for mcp__db__query commands in this project",
       () =>
         labelOf(
           "mcp__db__query",
@@ -1297,7 +1365,7 @@ describe("Labels (design.md): every template, verbatim", () => {
           { suggestions: [addRule("mcp__db__query", undefined, "localSettings")] },
         ),
     ],
-    ["Yes, and don't ask again for Monitor commands", () => labelOf("Monitor", {})],
+    ["Yes, and don't ask again for Monitor commands in this project", () => labelOf("Monitor", {})],
   ];
   it.each(rows)("`%s`", (template, labels) => {
     expect(labels()).toContain(template);

@@ -76,12 +76,29 @@ describe("title: the standard tool-call operation title", () => {
     expect(permissionTitle("ExitPlanMode", "anything")).toBe("Ready to code?");
   });
 
-  it("shell titles keep their spacing: it is the command", () => {
-    const command = "npm  test \\\n  --watch\tfoo";
-    expect(permissionTitle("Bash", command)).toBe(command);
-    expect(permissionTitle("PowerShell", "Get-ChildItem  |\n  Select  Name")).toBe(
-      "Get-ChildItem  |\n  Select  Name",
+  it("a shell title collapses runs of whitespace: padding cannot push the rest of the command out of view", () => {
+    expect(permissionTitle("Bash", `echo ok${" ".repeat(300)}&& rm -rf build`)).toBe(
+      "echo ok && rm -rf build",
     );
+    expect(permissionTitle("Bash", "npm\t\ttest  --watch ")).toBe("npm test --watch");
+  });
+
+  it("a multi-line shell command stays visibly multi-line: its first line and `… (+N lines)`, blank lines not counted", () => {
+    expect(permissionTitle("Bash", "echo ok\nrm -rf build")).toBe("echo ok … (+1 line)");
+    expect(permissionTitle("Bash", "npm  test \\\n  --watch\n\n\tfoo\r\nbar")).toBe(
+      "npm test \\ … (+3 lines)",
+    );
+    expect(permissionTitle("PowerShell", "Get-ChildItem  |\n  Select  Name")).toBe(
+      "Get-ChildItem | … (+1 line)",
+    );
+    expect(permissionTitle("Bash", "\n\n  echo ok  \n\n")).toBe("echo ok");
+  });
+
+  it("a shell permission title is the tool call's title, whatever the command's layout", () => {
+    for (const command of [`a${" ".repeat(300)}b`, "a\nb\nc", "a\u2028b", "  a  "]) {
+      const call = toolCall("Bash", { command });
+      expect(presentation("Bash", call.title, {}).title).toBe(call.title);
+    }
   });
 
   it("other titles collapse whitespace to one line", () => {

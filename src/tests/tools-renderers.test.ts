@@ -461,11 +461,25 @@ describe("titles are cleaned and never empty", () => {
     expect(toolInfoFromToolUse(name, input, context).title).toBe(title);
   });
 
-  it("a shell title keeps the command's spacing but loses control characters", () => {
+  it("a shell title is one line that hides nothing: whitespace runs collapse, controls go, further lines are counted", () => {
     const command = "for f in *; do\n  echo \u001b[1m$f\u001b[0m\u0007\ndone";
     expect(toolInfoFromToolUse("Bash", { command }, context).title).toBe(
-      "for f in *; do\n  echo $f\ndone",
+      "for f in *; do … (+2 lines)",
     );
+    expect(
+      toolInfoFromToolUse("Bash", { command: `ls${" ".repeat(300)}; rm x` }, context).title,
+    ).toBe("ls ; rm x");
+  });
+
+  it("a multi-line shell command is shown whole in the content, before the description", () => {
+    const command = "echo ok\nrm -rf build\n";
+    expect(toolInfoFromToolUse("Bash", { command, description: "Clean" }, context).content).toEqual(
+      [text("```sh\necho ok\nrm -rf build\n```"), text("Clean")],
+    );
+    expect(toolInfoFromToolUse("PowerShell", { command: "a\nb" }, context).content).toEqual([
+      text("```powershell\na\nb\n```"),
+    ]);
+    expect(toolInfoFromToolUse("Bash", { command: "echo  ok" }, context).content).toEqual([]);
   });
 
   it.each([

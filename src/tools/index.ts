@@ -1,5 +1,5 @@
 import type { ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
-import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import { cleanSingleLine } from "../util/text.js";
 import { familyOf } from "./families.js";
 import { parsePartialInput } from "./partial-input.js";
 import type { ToolContext, ToolInfo, ToolInput } from "./types.js";
@@ -16,8 +16,7 @@ export function toolInfoFromToolUse(
   const family = familyOf(name);
   const rendering = family.render(input, context, name);
   // Titles come from Claude's input: never shown raw, never empty.
-  const clean = family.multilineTitle ? cleanMultiline : cleanSingleLine;
-  const title = clean(rendering.title);
+  const title = cleanSingleLine(rendering.title);
   return { name, ...rendering, title: title.trim() ? title : cleanSingleLine(name) || "Tool" };
 }
 

@@ -66,6 +66,4 @@ export interface ToolFamily {
   result?: ResultRenderer;
   /** Absent: the error text is shown literally, fenced. */
   error?: ResultRenderer;
-  /** Shell titles are commands: their spacing is kept (controls are still removed). */
-  multilineTitle?: boolean;
 }

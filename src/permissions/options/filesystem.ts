@@ -101,6 +101,12 @@ export const editOptions: OptionBuilder = (ask) => {
   return withDurable(describeEditBundle(ask, path), ask.suggestions);
 };
 
+/**
+ * The label of a session edit bundle that covers `path`. Claude Code's bundle for a path
+ * outside the working directories both switches the session to accept edits and adds
+ * the directory: the label says both, the mode switch first, since it reaches every
+ * edit in every working directory.
+ */
 function describeEditBundle(ask: PermissionAsk, path: string): string | undefined {
   const bundle = ask.suggestions;
   if (!sessionOnly(bundle)) return undefined;
@@ -115,13 +121,12 @@ function describeEditBundle(ask: PermissionAsk, path: string): string | undefine
       directories.push(...update.directories);
     } else return undefined;
   }
-  const inDirectories = directories.some((dir) => isWithin(path, dir));
-  if (acceptEdits && directories.length)
-    return inDirectories ? labels.allEditsIn(directories) : undefined;
+  const unique = [...new Set(directories)];
+  const inDirectories = unique.some((dir) => isWithin(path, dir));
   if (acceptEdits) {
-    return ask.workingDirectories.some((dir) => isWithin(path, dir))
-      ? LABELS.allEditsDuringSession
-      : undefined;
+    const covered = inDirectories || ask.workingDirectories.some((dir) => isWithin(path, dir));
+    if (!covered) return undefined;
+    return unique.length ? labels.allEditsIncluding(unique) : LABELS.allEditsDuringSession;
   }
-  return inDirectories ? yesAnd([phrases.accessTo(directories, "session")]) : undefined;
+  return inDirectories ? yesAnd([phrases.accessTo(unique, "session")]) : undefined;
 }

@@ -24,14 +24,14 @@ export class ScopedValues {
     if (!this.values[scope].includes(value)) this.values[scope].push(value);
   }
 
+  of(scope: LabelScope): string[] {
+    return this.values[scope];
+  }
+
   /** Non-empty groups, project first. */
   groups(): Array<[LabelScope, string[]]> {
     return (["project", "session"] as const)
       .map((scope): [LabelScope, string[]] => [scope, this.values[scope]])
       .filter(([, values]) => values.length > 0);
-  }
-
-  all(): string[] {
-    return [...this.values.project, ...this.values.session];
   }
 }

@@ -1,6 +1,8 @@
+import { stringField } from "../../tools/input.js";
 import { allowOnce, allowWithUpdates, reject, type OptionBuilder } from "../choices.js";
-import { phrases, yesAnd } from "../labels.js";
-import { commandPrefix, ruleDirectory } from "../paths.js";
+import { commandRuleLabel } from "../command-rules.js";
+import { phrases, yesAnd, type LabelScope } from "../labels.js";
+import { ruleDirectory } from "../paths.js";
 import type { SuggestionSnapshot } from "../suggestions.js";
 import { labelScope, ScopedValues } from "./scope.js";
 
@@ -9,7 +11,8 @@ import { labelScope, ScopedValues } from "./scope.js";
  * rules, read paths, additional directories — can be stated in the label; reject.
  */
 export const shellOptions: OptionBuilder = (ask) => {
-  const label = ask.suggestions && describeShellBundle(ask.suggestions, ask.toolName);
+  const command = stringField(ask.input, "command");
+  const label = ask.suggestions && describeShellBundle(ask.suggestions, ask.toolName, command);
   return [
     allowOnce(),
     ...(label && ask.suggestions ? [allowWithUpdates(label, ask.suggestions)] : []),
@@ -17,9 +20,18 @@ export const shellOptions: OptionBuilder = (ask) => {
   ];
 };
 
-/** The label of the complete bundle, or undefined when any part cannot be stated. */
-export function describeShellBundle(bundle: SuggestionSnapshot, tool: string): string | undefined {
-  const commands = new ScopedValues();
+/**
+ * The label of the complete bundle, or undefined when any part cannot be stated. Every
+ * command rule is named; a prefix broader than the part of `command` it approves is
+ * said to be so.
+ */
+export function describeShellBundle(
+  bundle: SuggestionSnapshot,
+  tool: string,
+  command: string | undefined,
+): string | undefined {
+  const named = new ScopedValues();
+  const broader = new ScopedValues();
   const reads = new ScopedValues();
   const directories = new ScopedValues();
   for (const update of bundle) {
@@ -29,10 +41,9 @@ export function describeShellBundle(bundle: SuggestionSnapshot, tool: string): s
         if (update.behavior !== "allow" || !scope) return undefined;
         for (const rule of update.rules) {
           if (rule.toolName === tool && rule.ruleContent) {
-            const prefix = commandPrefix(rule.ruleContent);
-            // " *" or ":*" would be a label naming no command at all.
-            if (prefix.trim() === "") return undefined;
-            commands.add(scope, prefix);
+            const stated = commandRuleLabel(rule.ruleContent, command);
+            if (!stated) return undefined;
+            (stated.kind === "named" ? named : broader).add(scope, stated.value);
             continue;
           }
           const dir =
@@ -53,10 +64,16 @@ export function describeShellBundle(bundle: SuggestionSnapshot, tool: string): s
         return undefined;
     }
   }
+  const commandScopes: LabelScope[] = (["project", "session"] as const).filter(
+    (scope) => named.of(scope).length || broader.of(scope).length,
+  );
   const fragments = [
-    ...commands
-      .groups()
-      .map(([scope, prefixes]) => phrases.dontAskAgainForCommands(prefixes, scope)),
+    ...commandScopes.map((scope) =>
+      phrases.dontAskAgainForCommands(
+        { named: named.of(scope), broader: broader.of(scope) },
+        scope,
+      ),
+    ),
     ...reads.groups().map(([scope, dirs]) => phrases.readingFrom(dirs, scope)),
     ...directories.groups().map(([scope, dirs]) => phrases.accessTo(dirs, scope)),
   ];

@@ -8,6 +8,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { PermissionUpdate } from "../../../claude/types.js";
 import type { PermissionAsk, PermissionChoice } from "../../../permissions/choices.js";
+import { commandParts } from "../../../permissions/command-rules.js";
 import { OPTION_IDS } from "../../../permissions/option-ids.js";
 
 export class InvariantError extends Error {}
@@ -131,7 +132,7 @@ export function generatedEffects(ask: PermissionAsk): PermissionUpdate[][] {
   return [localRule(tool)];
 }
 
-/** A generated rule's label names the host, skill or tool it persists. */
+/** A generated rule's label names the host, skill or tool it persists, and where. */
 function checkGeneratedLabel(
   ask: PermissionAsk,
   label: string,
@@ -140,6 +141,7 @@ function checkGeneratedLabel(
   const [update] = updates;
   const rule = update?.type === "addRules" ? update.rules[0] : undefined;
   check(rule !== undefined, "a generated effect is one rule", updates);
+  checkScopes(label, updates);
   if (EDIT.has(ask.toolName)) {
     check(
       label === "Yes, and allow Claude to edit its own settings for this session",
@@ -150,6 +152,78 @@ function checkGeneratedLabel(
   }
   const value = rule.ruleContent?.replace(/^domain:/, "") ?? rule.toolName;
   check(label.includes(value), "a generated rule's label names its value", { label, value });
+  check(label.endsWith(` ${PROJECT}`), "a local-settings rule's label ends `in this project`", {
+    label,
+  });
+}
+
+const PROJECT = "in this project";
+const BROADER = "(broader than this command)";
+
+/**
+ * Every destination the effect writes is said, with one phrase each (design.md: local
+ * settings `in this project`, the session `during this session`), and no other is
+ * claimed; no label hides its rules behind `similar commands` or runs past the limit.
+ */
+function checkScopes(label: string, bundle: readonly PermissionUpdate[]): void {
+  const destinations = new Set(bundle.map((u) => u.destination));
+  check(
+    [...destinations].every((d) => d === "localSettings" || d === "session"),
+    "only localSettings and session effects are representable",
+    { bundle },
+  );
+  if (destinations.has("session")) {
+    check(
+      label.includes("during this session") || label.includes("for this session"),
+      "a session effect says so",
+      { label },
+    );
+  }
+  check(
+    destinations.has("localSettings") === label.includes(PROJECT),
+    "a local-settings effect says `in this project`, and only such an effect",
+    { label, bundle },
+  );
+  check(!label.includes("from this project"), "one phrase per destination", { label });
+  check(!label.includes("similar"), "a label names its rules, never `similar commands`", {
+    label,
+  });
+  check(label.length <= 4_000, "a label is at most 4,000 characters (longer is not offered)", {
+    length: label.length,
+  });
+}
+
+/**
+ * A shell command rule is named in the label; a prefix that is not a whole part of the
+ * approved command is named among those said to be broader than it.
+ */
+function checkCommandRule(ask: PermissionAsk, label: string, ruleContent: string): void {
+  const prefixed = ruleContent.endsWith(" *") || ruleContent.endsWith(":*");
+  const value = prefixed ? ruleContent.slice(0, -2) : ruleContent;
+  check(value.trim() !== "", "a command rule names a command", { ruleContent });
+  check(!value.includes("*"), "a rule with a pattern inside is not offered", { ruleContent });
+  check(label.includes(value), "the label names every command rule", { value, label });
+  const command = str(ask.input, "command");
+  const isPart =
+    command !== undefined && commandParts(command).has(value.replace(/\s+/g, " ").trim());
+  if (isPart) return;
+  check(prefixed, "an exact rule is offered only for a part of the approved command", {
+    ruleContent,
+    command,
+  });
+  const broaderGroups = [...label.matchAll(/any (.*?) command \(broader than this command\)/g)];
+  check(
+    broaderGroups.some((group) => group[1]!.includes(value)),
+    "a prefix broader than the approved command is said to be so",
+    { value, command, label },
+  );
+}
+
+/** The rule's value is a whole part of the approved command (so not broader than it). */
+function isWholePart(ask: PermissionAsk, ruleContent: string): boolean {
+  const value = ruleContent.replace(/( \*|:\*)$/, "");
+  const command = str(ask.input, "command");
+  return command !== undefined && commandParts(command).has(value.replace(/\s+/g, " ").trim());
 }
 
 function withSlash(dir: string): string {
@@ -163,26 +237,7 @@ function checkSnapshotLabel(
   bundle: readonly PermissionUpdate[],
 ): void {
   const tool = ask.toolName;
-  const destinations = new Set(bundle.map((u) => u.destination));
-  check(
-    [...destinations].every((d) => d === "localSettings" || d === "session"),
-    "only localSettings and session effects are representable",
-    { tool, bundle },
-  );
-  if (destinations.has("session")) {
-    check(
-      label.includes("during this session") || label.includes("for this session"),
-      "a session effect says so",
-      { tool, label },
-    );
-  }
-  if (!destinations.has("localSettings")) {
-    check(
-      !label.includes("from this project"),
-      "a session-only effect does not claim the project",
-      { label },
-    );
-  }
+  checkScopes(label, bundle);
 
   if (SHELL.has(tool)) {
     for (const update of bundle) {
@@ -217,17 +272,19 @@ function checkSnapshotLabel(
             check(rule.toolName === tool, "a shell bundle's command rules are for this shell", {
               rule,
             });
-            const prefix = (rule.ruleContent ?? "").replace(/( \*|:\*)$/, "");
-            check(prefix.trim() !== "", "a command rule names a command", { rule });
-            check(
-              label.includes(prefix) || label.includes("similar commands"),
-              "the label names every command prefix (or similar commands past the budget)",
-              { prefix, label },
-            );
+            checkCommandRule(ask, label, rule.ruleContent ?? "");
           }
         }
       }
     }
+    const broader = bundle.some(
+      (u) =>
+        u.type === "addRules" &&
+        u.rules.some((r) => r.toolName === tool && !isWholePart(ask, r.ruleContent ?? "")),
+    );
+    check(broader === label.includes(BROADER), "only a broader rule is said to be broader", {
+      label,
+    });
     return;
   }
   if (READ.has(tool) || EDIT.has(tool)) {
@@ -251,11 +308,23 @@ function checkSnapshotLabel(
     const acceptEdits = bundle.some((u) => u.type === "setMode" && u.mode === "acceptEdits");
     const covered =
       dirs.some((dir) => within(path, dir)) ||
-      (EDIT.has(tool) &&
-        acceptEdits &&
-        dirs.length === 0 &&
-        ask.workingDirectories.some((d) => within(path, d)));
+      (EDIT.has(tool) && acceptEdits && ask.workingDirectories.some((d) => within(path, d)));
     check(covered, "filesystem grants only when covering the current path", { path, bundle });
+    check(
+      bundle.every((u) => u.type !== "setMode" || (EDIT.has(tool) && u.mode === "acceptEdits")),
+      "the only mode a filesystem grant switches to is accept edits, for edits",
+      { tool, bundle },
+    );
+    // The mode switch reaches every edit in every working directory: the label says so
+    // first, and never as if it were limited to the added directories.
+    check(
+      acceptEdits === label.startsWith("Yes, allow all edits during this session"),
+      "a switch to accept edits is said, as all edits during this session",
+      { label, bundle },
+    );
+    check(!/allow all edits in /.test(label), "no edit label claims to be limited to a directory", {
+      label,
+    });
     dirs.forEach((dir) =>
       check(
         label.includes(withSlash(resolve(dir))) || label.includes(withSlash(dir)),
