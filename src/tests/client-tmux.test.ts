@@ -161,12 +161,14 @@ describe("the client in a terminal", () => {
       await tmux.waitFor(/❯ 1\. Yes\n[\s\S]*Esc to cancel/);
 
       await tmux.keys("Down");
-      await tmux.waitFor(/❯ 2\. Yes, and don't ask again for npm test commands/);
+      await tmux.waitFor(/❯ 2\. Yes, and don't ask again for npm test commands in this project/);
       await tmux.keys("Enter");
       const screen = await tmux.waitFor(/\[client exited \d+\]/);
 
       expect(screen).toContain("╭─ Permission: npm test");
-      expect(screen).toContain("╰─ ✓ Yes, and don't ask again for npm test commands");
+      expect(screen).toContain(
+        "╰─ ✓ Yes, and don't ask again for npm test commands in this project",
+      );
       expect(screen).not.toContain("Esc to cancel"); // the menu was replaced by the answer
       expect(screen).toContain("The tests ran.");
       expect(screen).toContain("■ Turn ended (end_turn)");

@@ -60,10 +60,10 @@ describe("npm run demo, answered by policy", () => {
       // npm test: the permission title, the options with the durable one, the choice, the output.
       expect(out).toContain("╭─ Permission: npm test");
       expect(out).toContain(
-        "│   2. Yes, and don't ask again for npm test commands — allow-with-updates, allow_always",
+        "│   2. Yes, and don't ask again for npm test commands in this project — allow-with-updates, allow_always",
       );
       expect(out).toContain(
-        "╰─ ✓ Yes, and don't ask again for npm test commands [allow-with-updates]",
+        "╰─ ✓ Yes, and don't ask again for npm test commands in this project [allow-with-updates]",
       );
       expect(out).toContain("✔ add(2, 3) === 5");
       // The question (form elicitation), answered with the first choice.

@@ -61,7 +61,7 @@ describe("allow-with-updates", () => {
     expect(asked?.request.toolCall.toolCallId).toBe("toolu_npm_1");
     expect(asked?.request.options).toContainEqual({
       optionId: "allow-with-updates",
-      name: "Yes, and don't ask again for npm test commands",
+      name: "Yes, and don't ask again for npm test commands in this project",
       kind: "allow_always",
     });
     const allow = (await localSettings(e2e.cwd))?.permissions?.allow ?? [];
@@ -128,7 +128,7 @@ describe("allow-with-updates", () => {
     expect(others).toEqual([]);
     expect(asked?.request.options).toContainEqual({
       optionId: "allow-with-updates",
-      name: "Yes, and don't ask again for example.com",
+      name: "Yes, and don't ask again for example.com in this project",
       kind: "allow_always",
     });
     expect((await localSettings(e2e.cwd))?.permissions?.allow).toContain(

@@ -145,7 +145,7 @@ function auditFilesystem(variant: string, live: boolean): void {
         yes,
         {
           id: "allow-with-updates",
-          name: `Yes, allow all edits in ${run.dirs.outside}/ during this session`,
+          name: `Yes, allow all edits during this session, including in ${run.dirs.outside}/`,
           kind: "allow_always",
           effect: { type: "allowWithUpdates", updates: ask.context.suggestions },
         },

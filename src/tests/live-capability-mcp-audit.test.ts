@@ -73,7 +73,7 @@ function auditMcp(variant: string, live: boolean): void {
         yes,
         {
           id: "allow-with-updates",
-          name: `Yes, and don't ask again for ${ECHO} commands`,
+          name: `Yes, and don't ask again for ${ECHO} commands in this project`,
           kind: "allow_always",
           effect: { type: "allowWithUpdates", updates: ask.context.suggestions },
         },

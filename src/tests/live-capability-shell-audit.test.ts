@@ -93,7 +93,7 @@ function auditShell(variant: string, live: boolean): void {
         yes,
         {
           id: "allow-with-updates",
-          name: "Yes, and don't ask again for npm test commands",
+          name: "Yes, and don't ask again for npm test commands in this project",
           kind: "allow_always",
           effect: { type: "allowWithUpdates", updates: ask.context.suggestions },
         },
@@ -139,7 +139,7 @@ function auditShell(variant: string, live: boolean): void {
       ]);
       expect(optionsShown(ask, run.dirs).map((o) => o.name)).toEqual([
         "Yes",
-        "Yes, and don't ask again for npm test commands",
+        "Yes, and don't ask again for npm test commands in this project",
         "No",
       ]);
     });
@@ -160,7 +160,7 @@ function auditShell(variant: string, live: boolean): void {
         yes,
         {
           id: "allow-with-updates",
-          name: `Yes, and don't ask again for echo hi commands and allow access to ${run.dirs.cwd}/ during this session`,
+          name: `Yes, and don't ask again for any echo hi command (broader than this command) in this project and allow access to ${run.dirs.cwd}/ during this session`,
           kind: "allow_always",
           effect: { type: "allowWithUpdates", updates: ask.context.suggestions },
         },

@@ -80,13 +80,13 @@ function auditSkill(variant: string, live: boolean): void {
       };
       const exact = {
         id: "allow-skill-exact",
-        name: `Yes, and don't ask again for ${GREET}`,
+        name: `Yes, and don't ask again for ${GREET} in this project`,
         kind: "allow_always",
         effect: { type: "allowWithUpdates", updates: [greetRule(GREET)] },
       };
       const prefix = {
         id: "allow-skill-prefix",
-        name: `Yes, and don't ask again for ${GREET}:* commands`,
+        name: `Yes, and don't ask again for ${GREET}:* commands in this project`,
         kind: "allow_always",
         effect: { type: "allowWithUpdates", updates: [greetRule(`${GREET}:*`)] },
       };

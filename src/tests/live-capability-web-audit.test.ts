@@ -56,7 +56,7 @@ function auditWeb(variant: string, live: boolean): void {
         yes,
         {
           id: "allow-with-updates",
-          name: "Yes, and don't ask again for example.com",
+          name: "Yes, and don't ask again for example.com in this project",
           kind: "allow_always",
           effect: { type: "allowWithUpdates", updates: ask.context.suggestions },
         },
@@ -79,7 +79,7 @@ function auditWeb(variant: string, live: boolean): void {
         yes,
         {
           id: "allow-with-updates",
-          name: "Yes, and don't ask again for WebSearch commands",
+          name: "Yes, and don't ask again for WebSearch commands in this project",
           kind: "allow_always",
           effect: { type: "allowWithUpdates", updates: ask.context.suggestions },
         },
