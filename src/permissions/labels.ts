@@ -1,6 +1,7 @@
 /**
- * Every option label, in Claude Code's wording (design.md, "Labels"). A durable label
- * states the exact value it persists: command prefix, path, host or rule.
+ * Every option label, in Claude Code's wording except where that wording hides part of
+ * the effect (design.md, "Labels"). A durable label states every value it persists
+ * (command prefix, path, host or rule), where it lives, and any mode switch.
  */
 
 export const LABELS = {
