@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { localSettings, textTurn, toolTurn, writeFiles } from "./support/audit/project.js";
-import { startE2E, stopAllE2E } from "./support/e2e/index.js";
+import { poll, startE2E, stopAllE2E } from "./support/e2e/index.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -23,12 +23,23 @@ function durableLabel(request: RequestPermissionRequest | undefined): string | u
 }
 
 /**
- * The contents of the Bash rules Claude Code saved to the project's local settings,
- * unescaped (the settings file writes `(` and `)` inside a rule as `\(` and `\)`).
+ * The allow rules Claude Code saved to the project's local settings, once it has written
+ * them: it may write the file after the tool call has finished.
+ */
+async function savedAllowRules(cwd: string): Promise<string[]> {
+  const rules = await poll(async () => {
+    const allow = (await localSettings(cwd))?.permissions?.allow;
+    return allow?.length ? allow : undefined;
+  }, 5_000);
+  return rules ?? [];
+}
+
+/**
+ * The contents of the saved Bash rules, unescaped (the settings file writes `(` and `)`
+ * inside a rule as `\(` and `\)`).
  */
 async function savedBashRules(cwd: string): Promise<string[]> {
-  const allow = (await localSettings(cwd))?.permissions?.allow ?? [];
-  return allow.flatMap((rule) => {
+  return (await savedAllowRules(cwd)).flatMap((rule) => {
     const content = /^Bash\((.*)\)$/.exec(rule)?.[1];
     return content === undefined ? [] : [content.replace(/\\([()])/g, "$1")];
   });
@@ -98,9 +109,7 @@ describe("a durable label says where its effect lives", () => {
     expect(durableLabel(asked?.request)).toBe(
       "Yes, and don't ask again for example.com in this project",
     );
-    expect((await localSettings(e2e.cwd))?.permissions?.allow).toContain(
-      "WebFetch(domain:example.com)",
-    );
+    expect(await savedAllowRules(e2e.cwd)).toContain("WebFetch(domain:example.com)");
   });
 });
 
