@@ -278,9 +278,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     .onRequest(
       methods.agent.session.prompt,
       withRequestErrors(({ params, signal }) => {
-        const session = sessions.require(params.sessionId);
-        signal.addEventListener("abort", () => session.cancel(), { once: true });
-        return session.prompt(params.prompt);
+        return sessions.require(params.sessionId).prompt(params.prompt, signal);
       }),
     )
     .onRequest(

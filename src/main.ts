@@ -1,7 +1,8 @@
 // The agent behind the bin (index.ts): command line, then ACP on stdio.
 import { Readable } from "node:stream";
-import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { LOGIN_ARGUMENT } from "./acp/auth.js";
+import { maxMessageBytes } from "./acp/oversized.js";
+import { stdioStream } from "./acp/stdio-transport.js";
 import { batchedWritable } from "./acp/stdout.js";
 import { createAgent } from "./agent.js";
 import { claudeLoginInTerminal } from "./claude/auth-commands.js";
@@ -32,6 +33,9 @@ Environment:
   CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS
                            close an idle session's Claude Code process after this many
                            ms; the next prompt resumes it (default: 900000; 0: never)
+  CLAUDE_AGENT_ACP_MAX_MESSAGE_BYTES
+                           largest message read from the client; a longer one is
+                           answered with an error and skipped (default: 33554432, 32 MiB)
 `;
 
 function main(argv: readonly string[]): void {
@@ -64,9 +68,10 @@ function main(argv: readonly string[]): void {
     // spare) must see the same environment.
     env: { ...process.env },
   });
-  const stream = ndJsonStream(
+  const stream = stdioStream(
     batchedWritable(process.stdout),
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    maxMessageBytes(process.env),
   );
   const connection = app.connect(stream);
   log.info(`${PACKAGE_NAME} ${PACKAGE_VERSION} ready on stdio`);

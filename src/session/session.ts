@@ -265,12 +265,16 @@ export class Session {
     );
   }
 
-  /** Queues a prompt; it runs after the ones before it and resolves with its stop reason. */
-  async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
+  /**
+   * Queues a prompt; it runs after the ones before it and resolves with its stop reason.
+   * `signal` (the request's own cancellation) cancels this prompt only.
+   */
+  async prompt(blocks: readonly ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
     const content = promptToClaude(blocks);
     if (this.closed) throw new ClaudeProcessExitedError("The session is closed.");
     const turn = new Turn();
     this.queued.add(turn);
+    signal?.addEventListener("abort", () => this.cancelTurn(turn), { once: true });
     this.cancelIdleClose();
     const run = this.chain.then(() => this.runTurn(turn, content));
     this.chain = run.catch((error: unknown) => log.error("turn failed", error));
@@ -280,8 +284,13 @@ export class Session {
   /** Cancels the running prompt and the ones queued behind it. */
   cancel(): void {
     for (const turn of this.queued) turn.cancel();
-    const turn = this.current;
-    if (!turn || turn.isSettled || turn.cancelRequested) return;
+    if (this.current) this.cancelTurn(this.current);
+  }
+
+  /** Cancels one turn: a queued one never runs, the running one is interrupted. */
+  private cancelTurn(turn: Turn): void {
+    if (turn !== this.current) return turn.cancel();
+    if (turn.isSettled || turn.cancelRequested) return;
     turn.cancel();
     this.query?.interrupt().catch((error: unknown) => log.warn("interrupt failed", error));
     setTimeout(() => {

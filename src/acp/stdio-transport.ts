@@ -1,0 +1,107 @@
+import { RequestError, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
+import { log } from "../logger.js";
+import { LineFilter } from "./line-filter.js";
+import { oversizedResponse } from "./oversized.js";
+
+/**
+ * ACP over newline-delimited JSON, as the ACP SDK's `ndJsonStream`, with two differences:
+ *
+ * - a line over `maxMessageBytes` is answered with an error and skipped (the SDK's stream
+ *   fails on it, which ends the connection and every session with it);
+ * - each message is handed on in its own turn of the event loop, so the connection has
+ *   started the handlers of the messages before it when the next one is read. The SDK
+ *   dispatches messages concurrently, and a handler's start depends on its place in the
+ *   handler chain: without this, a `session/cancel` followed by a `session/prompt` in one
+ *   write reaches its handler after the prompt's and cancels a prompt sent after it.
+ */
+export function stdioStream(
+  output: WritableStream<Uint8Array>,
+  input: ReadableStream<Uint8Array>,
+  maxMessageBytes: number,
+): Stream {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  let outputWrite: Promise<void> = Promise.resolve();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let cancelled = false;
+
+  const writeJson = (message: AnyMessage): Promise<void> => {
+    const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
+    const write = outputWrite.then(async () => {
+      const writer = output.getWriter();
+      try {
+        await writer.write(bytes);
+      } finally {
+        writer.releaseLock();
+      }
+    });
+    outputWrite = write.catch(() => undefined);
+    return write;
+  };
+  const writeError = (error: RequestError): Promise<void> =>
+    writeJson({ jsonrpc: "2.0", id: null, error: error.toErrorResponse() });
+
+  const readable = new ReadableStream<AnyMessage>({
+    async start(controller) {
+      const lines = new LineFilter(maxMessageBytes);
+      const handOn = async (line: ReturnType<LineFilter["flush"]>): Promise<void> => {
+        if (!line) return;
+        if (line.kind === "oversized") {
+          log.warn(`skipped a message of ${line.byteLength} bytes (limit ${maxMessageBytes})`);
+          await writeJson(oversizedResponse(line, maxMessageBytes));
+          return;
+        }
+        const text = decoder.decode(line.bytes).trim();
+        if (!text) return;
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          await writeError(RequestError.parseError());
+          return;
+        }
+        if (Array.isArray(message)) {
+          await writeError(
+            RequestError.invalidRequest(undefined, "JSON-RPC batches are not supported"),
+          );
+        } else if (typeof message === "object" && message !== null) {
+          controller.enqueue(message as AnyMessage);
+          await nextTurn();
+        } else {
+          await writeError(RequestError.invalidRequest(message));
+        }
+      };
+      reader = input.getReader();
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (cancelled) return;
+          if (done) break;
+          for (const line of lines.push(value)) {
+            await handOn(line);
+            if (cancelled) return;
+          }
+        }
+        await handOn(lines.flush());
+        controller.close();
+      } catch (error) {
+        if (!cancelled) controller.error(error);
+      } finally {
+        reader.releaseLock();
+        reader = undefined;
+      }
+    },
+    cancel(reason) {
+      cancelled = true;
+      return reader?.cancel(reason);
+    },
+  });
+
+  const writable = new WritableStream<AnyMessage>({ write: (message) => writeJson(message) });
+  return { readable, writable };
+}
+
+/** Resolves after the microtasks queued so far (and the handlers they start) have run. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
