@@ -61,7 +61,12 @@ export class ClaudeTurnError extends Error {
 
 /** The Claude Code process ended while a turn was running. */
 export class ClaudeProcessExitedError extends Error {
-  override readonly name = "ClaudeProcessExitedError";
+  override readonly name: string = "ClaudeProcessExitedError";
+}
+
+/** The Claude Code process stopped answering and was ended (see session/watchdog.ts). */
+export class ClaudeNotRespondingError extends ClaudeProcessExitedError {
+  override readonly name = "ClaudeNotRespondingError";
 }
 
 /** No Claude Code binary could be found; the message says what to install. */

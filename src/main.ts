@@ -6,6 +6,7 @@ import { stdioStream } from "./acp/stdio-transport.js";
 import { batchedWritable } from "./acp/stdout.js";
 import { createAgent } from "./agent.js";
 import { claudeLoginInTerminal } from "./claude/auth-commands.js";
+import { endAllClaudeProcesses } from "./claude/child-process.js";
 import { resolveClaudeExecutable } from "./claude/executable.js";
 import { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
 import { sdkTranscripts } from "./claude/transcripts.js";
@@ -33,10 +34,17 @@ Environment:
   CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS
                            close an idle session's Claude Code process after this many
                            ms; the next prompt resumes it (default: 900000; 0: never)
+  CLAUDE_AGENT_ACP_HANG_TIMEOUT_MS
+                           a running turn's Claude Code process silent this long must
+                           answer a status request within this long again, or it is
+                           ended and the session recovers (default: 30000)
   CLAUDE_AGENT_ACP_MAX_MESSAGE_BYTES
                            largest message read from the client; a longer one is
                            answered with an error and skipped (default: 33554432, 32 MiB)
 `;
+
+/** How long Claude Code processes have to exit on their own when the agent exits. */
+const EXIT_WAIT_MS = 200;
 
 function main(argv: readonly string[]): void {
   for (const arg of argv) {
@@ -81,9 +89,12 @@ function main(argv: readonly string[]): void {
   void connection.closed.then(() => spares.close());
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
-  void connection.closed.then(() => {
-    // The client is gone: children were closed with the sessions; leave promptly.
-    setTimeout(() => process.exit(0), 200).unref();
+  void connection.closed.then(async () => {
+    // The client is gone: the sessions closed their Claude Code processes. Those not gone
+    // shortly after (stopped, hung) are ended, so that none outlives the agent.
+    await new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS));
+    await endAllClaudeProcesses();
+    process.exit(0);
   });
 }
 

@@ -29,6 +29,13 @@ export interface ClaudeQuery {
   setModel(model: string | undefined): Promise<void>;
   /** Merges settings into the flag layer (effort level, fast mode). */
   applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
+  /**
+   * Resolves when Claude Code answers a cheap control request (its MCP servers' status):
+   * proof that the process still reads and answers, even when it has been quiet.
+   */
+  probe(): Promise<void>;
+  /** Ends the process now, however it is stuck: SIGTERM, SIGKILL after a grace. */
+  terminate(): void;
   /** What Claude Code reported at start-up: commands, models, account. */
   initialization(): Promise<ClaudeInitialization>;
   /** Ends the process and frees its resources. Safe to call twice. */

@@ -2,6 +2,7 @@ import { query, type Options, type Query } from "@anthropic-ai/claude-agent-sdk"
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
+import { ClaudeProcess } from "./child-process.js";
 import type { ClaudeQuery, ClaudeQueryOptions } from "./query.js";
 import type { SDKUserMessage } from "./types.js";
 
@@ -12,7 +13,11 @@ const CLIENT_APP = "claude-agent-acp";
  * The options a Claude Code process is started with and keeps for life (everything a
  * prewarmed spare must agree on): executable, environment, tools, MCP servers, prompt.
  */
-export function hostOptions(options: ClaudeQueryOptions, canUseTool = options.canUseTool): Options {
+export function hostOptions(
+  options: ClaudeQueryOptions,
+  claudeProcess?: ClaudeProcess,
+  canUseTool = options.canUseTool,
+): Options {
   return {
     mcpServers: options.mcpServers ?? {},
     // Stdio/http/sse servers ride in the initialize request, not on the command line,
@@ -28,13 +33,15 @@ export function hostOptions(options: ClaudeQueryOptions, canUseTool = options.ca
     pathToClaudeCodeExecutable: options.executable,
     env: { ...options.env, CLAUDE_AGENT_SDK_CLIENT_APP: CLIENT_APP },
     stderr: (data) => log.debug(`claude: ${data.trimEnd()}`),
+    // The agent spawns the process itself, to be able to end it when it hangs.
+    ...(claudeProcess ? { spawnClaudeCodeProcess: claudeProcess.spawn } : {}),
   };
 }
 
 /** Host options plus what belongs to one session. */
-export function sdkOptions(options: ClaudeQueryOptions): Options {
+export function sdkOptions(options: ClaudeQueryOptions, claudeProcess: ClaudeProcess): Options {
   return {
-    ...hostOptions(options),
+    ...hostOptions(options, claudeProcess),
     cwd: options.cwd,
     ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
@@ -53,6 +60,7 @@ export function wrapQuery(
   q: Query,
   input: AsyncQueue<SDKUserMessage>,
   sessionId: Promise<string>,
+  claudeProcess: ClaudeProcess,
 ): ClaudeQuery {
   let closed = false;
   const exit = deferred<void>();
@@ -74,6 +82,10 @@ export function wrapQuery(
     },
     setModel: (model) => q.setModel(model),
     applyFlagSettings: (settings) => q.applyFlagSettings(settings),
+    probe: async () => {
+      await q.mcpServerStatus();
+    },
+    terminate: () => claudeProcess.terminate(),
     initialization: async () => {
       const result = await q.initializationResult();
       return { commands: result.commands, models: result.models };
@@ -95,11 +107,12 @@ export function wrapQuery(
 /** A new Claude Code process in streaming-input mode. */
 export function startColdQuery(options: ClaudeQueryOptions): ClaudeQuery {
   const input = new AsyncQueue<SDKUserMessage>();
-  const q = query({ prompt: input, options: sdkOptions(options) });
+  const claudeProcess = new ClaudeProcess();
+  const q = query({ prompt: input, options: sdkOptions(options, claudeProcess) });
   const id = options.resume ?? options.sessionId;
   const sessionId = id
     ? Promise.resolve(id)
     : Promise.reject(new Error("a Claude query needs a session id or a session to resume"));
   sessionId.catch(() => undefined);
-  return wrapQuery(q, input, sessionId);
+  return wrapQuery(q, input, sessionId, claudeProcess);
 }

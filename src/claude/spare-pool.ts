@@ -1,6 +1,7 @@
 import { prewarm, type SpareProcess } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
+import { ClaudeProcess } from "./child-process.js";
 import type { ClaudeQuery, ClaudeQueryOptions, StartClaudeQuery } from "./query.js";
 import { hostOptions, startColdQuery, wrapQuery } from "./sdk-query.js";
 import type { CanUseTool, PermissionResult, SDKMessage, SDKUserMessage } from "./types.js";
@@ -69,6 +70,8 @@ class Spare {
   /** Settles once the process is gone (or never started): only then may another start. */
   readonly gone: Promise<void>;
   private process: SpareProcess | undefined;
+  /** The spare's own process, for the session that claims it to end if it hangs. */
+  private readonly child = new ClaudeProcess();
   /** The spare's permission callback forwards to the session that claims it. */
   private owner: CanUseTool | undefined;
 
@@ -79,7 +82,7 @@ class Spare {
     const canUseTool: CanUseTool = (name, input, context) =>
       this.owner ? this.owner(name, input, context) : Promise.resolve(NO_SESSION);
     this.gone = prewarm({
-      options: hostOptions(template, canUseTool),
+      options: hostOptions(template, this.child, canUseTool),
       initializeTimeoutMs: PREWARM_TIMEOUT_MS,
     }).then(
       async (process) => {
@@ -137,7 +140,7 @@ class Spare {
         throw error;
       },
     );
-    return wrapQuery(q, input, sessionId);
+    return wrapQuery(q, input, sessionId, this.child);
   }
 
   discard(): void {
@@ -260,6 +263,8 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     setPermissionMode: async (mode) => (await decided).setPermissionMode(mode),
     setModel: async (model) => (await decided).setModel(model),
     applyFlagSettings: async (settings) => (await decided).applyFlagSettings(settings),
+    probe: async () => (await decided).probe(),
+    terminate: () => active.terminate(),
     initialization: async () => (await decided).initialization(),
     close: () => {
       closed = true;

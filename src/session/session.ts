@@ -21,7 +21,7 @@ import type {
   SDKResultMessage,
   UserContentBlock,
 } from "../claude/types.js";
-import { ClaudeProcessExitedError } from "../errors.js";
+import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
 import type { PermissionEffect } from "../permissions/choices.js";
 import { createCanUseTool } from "../permissions/request.js";
@@ -44,6 +44,7 @@ import { ToolCallTracker, type TrackedToolCall } from "./tool-calls.js";
 import { toPromptResponse, Turn } from "./turn.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
 import { TitleWatcher } from "./titles.js";
+import { Watchdog, watchdogBounds } from "./watchdog.js";
 
 type SDKSystemMessage = Extract<SDKMessage, { type: "system" }>;
 
@@ -112,6 +113,9 @@ export class Session {
   private claudeCapabilities: readonly string[] = [];
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly titles: TitleWatcher;
+  private readonly watchdog: Watchdog;
+  /** Processes whose end was handled (a hung one's is handled before it is gone). */
+  private readonly ended = new WeakSet<ClaudeQuery>();
 
   constructor(private readonly options: SessionOptions) {
     this.sessionId = options.id;
@@ -125,7 +129,12 @@ export class Session {
     );
     const context = { cwd: options.cwd };
     this.stream = new StreamTranslator(options.client, this.tools, context);
-    this.canUseTool = createCanUseTool({
+    this.watchdog = new Watchdog(
+      watchdogBounds(options.env),
+      () => this.query,
+      (query, error) => this.onHung(query, error),
+    );
+    const canUseTool = createCanUseTool({
       client: options.client,
       tools: this.tools,
       context,
@@ -154,6 +163,7 @@ export class Session {
             )
         : undefined,
     });
+    this.canUseTool = this.watchdog.pausedWhileClientAnswers(canUseTool);
   }
 
   /** The ACP session id: Claude's own id of the conversation. */
@@ -292,7 +302,7 @@ export class Session {
     if (turn !== this.current) return turn.cancel();
     if (turn.isSettled || turn.cancelRequested) return;
     turn.cancel();
-    this.query?.interrupt().catch((error: unknown) => log.warn("interrupt failed", error));
+    if (this.query) this.watchdog.interrupted(this.query, this.query.interrupt());
     setTimeout(() => {
       if (!turn.isSettled) void this.settle(turn, { stopReason: "cancelled" });
     }, CANCEL_GRACE_MS).unref();
@@ -323,6 +333,7 @@ export class Session {
     turn.prompt = content;
     try {
       query.send(userMessage(content));
+      this.watchdog.watch();
       await turn.outcome;
       await withTimeout(turn.finished, STOP_TIMEOUT_MS, "Stopping the turn");
     } catch (error) {
@@ -332,6 +343,7 @@ export class Session {
       this.restartQuery();
       turn.finish();
     } finally {
+      this.watchdog.unwatch();
       this.current = undefined;
       this.stream.endTurn();
       this.scheduleIdleClose();
@@ -409,6 +421,7 @@ export class Session {
   private async dispatch(message: SDKMessage): Promise<void> {
     const turn = this.current;
     if (turn) turn.heardFromClaude = true;
+    this.watchdog.heard();
     if (message.type === "result") {
       if (turn) await this.endTurn(turn, message);
       return;
@@ -552,7 +565,16 @@ export class Session {
     }
   }
 
+  /** A process that stopped answering is ended, and the session recovers as after a crash. */
+  private onHung(query: ClaudeQuery, error: ClaudeNotRespondingError): void {
+    log.warn(`session ${this.id}: ${error.message}`);
+    query.terminate();
+    void this.onQueryEnded(query, error);
+  }
+
   private async onQueryEnded(query: ClaudeQuery, failure: unknown): Promise<void> {
+    if (this.ended.has(query)) return;
+    this.ended.add(query);
     if (failure) log.warn(`session ${this.id}: Claude Code ended`, failure);
     const active = this.query === query;
     if (active) this.query = undefined;
@@ -563,7 +585,9 @@ export class Session {
     if (!turn || turn.isFinished) return;
     // A process that died before it said anything for this turn (e.g. an idle process
     // that ended just as the prompt came) never saw the prompt: resume and send it again.
-    if (!turn.heardFromClaude && !turn.resent && !turn.cancelRequested && turn.prompt) {
+    // A hung one may have read it: it is not sent twice.
+    const hung = failure instanceof ClaudeNotRespondingError;
+    if (!hung && !turn.heardFromClaude && !turn.resent && !turn.cancelRequested && turn.prompt) {
       turn.resent = true;
       log.info(`session ${this.id}: Claude Code ended before the prompt reached it; resuming`);
       this.startQuery(this.configuration?.current.mode ?? "default").send(userMessage(turn.prompt));
@@ -573,10 +597,12 @@ export class Session {
     const outcome: TurnOutcome = turn.cancelRequested
       ? { stopReason: "cancelled" }
       : {
-          error: new ClaudeProcessExitedError(
-            `Claude Code exited unexpectedly${failure instanceof Error ? `: ${failure.message}` : ""}. ` +
-              "The next prompt resumes the conversation.",
-          ),
+          error: hung
+            ? failure
+            : new ClaudeProcessExitedError(
+                `Claude Code exited unexpectedly${failure instanceof Error ? `: ${failure.message}` : ""}. ` +
+                  "The next prompt resumes the conversation.",
+              ),
         };
     await this.settle(turn, outcome);
     turn.finish();

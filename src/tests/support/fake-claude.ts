@@ -97,6 +97,22 @@ export class FakeClaudeQuery implements ClaudeQuery {
     return Promise.resolve();
   }
 
+  /** Whether probe() is answered: false plays a process that stopped answering. */
+  answersProbes = true;
+  probes = 0;
+  terminated = false;
+
+  probe(): Promise<void> {
+    this.probes++;
+    return this.answersProbes ? Promise.resolve() : new Promise<void>(() => undefined);
+  }
+
+  /** The process is killed: it ends without a word. */
+  terminate(): void {
+    this.terminated = true;
+    this.end(new Error("killed"));
+  }
+
   initialization(): Promise<ClaudeInitialization> {
     return Promise.resolve(this.init);
   }
