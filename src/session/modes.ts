@@ -48,7 +48,7 @@ export interface ModeConditions {
   modelSupportsAuto: boolean;
   /** Settings disable auto mode (`permissions.disableAutoMode: "disable"`). */
   autoDisabled: boolean;
-  /** This process may bypass permissions (not root, or IS_SANDBOX set) and settings allow it. */
+  /** This process may bypass permissions (`processMayBypass`) and settings allow it. */
   bypassAllowed: boolean;
 }
 
@@ -78,9 +78,18 @@ export function modeState(current: PermissionMode, conditions: ModeConditions): 
   return { currentModeId: current, availableModes: availableModes(current, conditions) };
 }
 
-/** Claude Code refuses to bypass permissions as root unless IS_SANDBOX is set. */
+/**
+ * Whether Claude Code lets this process bypass permissions, decided as it decides: as root
+ * only in a deliberate sandbox, `IS_SANDBOX` exactly "1" or `CLAUDE_CODE_BUBBLEWRAP` true.
+ * Asked to allow bypass otherwise, Claude Code refuses to start at all.
+ */
 export function processMayBypass(env: NodeJS.ProcessEnv, uid: number | undefined): boolean {
-  return uid !== 0 || !!env.IS_SANDBOX;
+  return uid !== 0 || env.IS_SANDBOX === "1" || envTruthy(env.CLAUDE_CODE_BUBBLEWRAP);
+}
+
+/** Claude Code's reading of a boolean environment variable. */
+function envTruthy(value: string | undefined): boolean {
+  return ["1", "true", "yes", "on"].includes((value ?? "").trim().toLowerCase());
 }
 
 /** A mode as written in settings: wire ids, plus `manual` as an alias of `default`. */
