@@ -17,7 +17,7 @@ import { SessionClient, supportsFormElicitation } from "./acp/session-client.js"
 import { sessionMetaOptions } from "./acp/session-meta.js";
 import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
 import type { ClaudeTranscripts } from "./claude/transcripts.js";
-import { LOGIN_METHOD_ID } from "./acp/auth.js";
+import { isLoginMethod } from "./acp/auth.js";
 import { claudeLoggedIn, claudeLogout } from "./claude/auth-commands.js";
 import { AuthRequiredError, echoed, InvalidParamsError, SessionNotFoundError } from "./errors.js";
 import { log } from "./logger.js";
@@ -299,13 +299,14 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     .onRequest(
       methods.agent.authenticate,
       withRequestErrors(async ({ params }) => {
-        if (params.methodId !== LOGIN_METHOD_ID) {
+        // Each method is a login the client ran in a terminal; here it is only checked.
+        if (!isLoginMethod(params.methodId)) {
           throw new InvalidParamsError(`Unknown auth method "${echoed(params.methodId)}".`, {
             methodId: params.methodId,
           });
         }
         if (!(await claudeLoggedIn(deps.resolveExecutable(), deps.env))) {
-          throw new AuthRequiredError("Claude Code is not logged in yet.");
+          throw new AuthRequiredError("Claude Code is not logged in yet");
         }
         return {};
       }),

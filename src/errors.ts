@@ -43,7 +43,10 @@ export class SessionNotFoundError extends Error {
   }
 }
 
-/** Claude Code has no usable credentials. */
+/**
+ * Claude Code has no usable credentials. The message is the reason; the wire error adds
+ * what to do about it here (acp/auth.ts).
+ */
 export class AuthRequiredError extends Error {
   override readonly name = "AuthRequiredError";
 }

@@ -1,6 +1,6 @@
 // The agent behind the bin (index.ts): command line, then ACP on stdio.
 import { Readable } from "node:stream";
-import { LOGIN_ARGUMENT } from "./acp/auth.js";
+import { LOGIN_ARGUMENT, parseLoginArguments, type LoginAccount } from "./acp/auth.js";
 import { maxMessageBytes } from "./acp/oversized.js";
 import { stdioStream } from "./acp/stdio-transport.js";
 import { batchedWritable } from "./acp/stdout.js";
@@ -16,13 +16,14 @@ import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
 const HELP = `${PACKAGE_NAME} ${PACKAGE_VERSION}
 Serves Claude Code to any ACP (Agent Client Protocol) client over stdio.
 
-Usage: claude-agent-acp [--help] [--version] [--login]
+Usage: claude-agent-acp [--help] [--version] [--login [--claudeai | --console]]
 
 Speaks ACP v1 as newline-delimited JSON-RPC on stdin/stdout; logs go to stderr.
 Start it from an ACP client such as Zed (see README.md).
 
   --login     run Claude Code's own login in this terminal, then exit
-              (ACP clients with terminal auth do this for you)
+              (ACP clients with terminal auth do this for you); with a Claude
+              account (--claudeai, the default) or Anthropic Console (--console)
 
 Environment:
   ANTHROPIC_API_KEY        API key for Claude Code (or log in with Claude Code)
@@ -57,11 +58,12 @@ function main(argv: readonly string[]): void {
       return;
     }
     if (arg === LOGIN_ARGUMENT) {
-      void login();
+      const account = parseLoginArguments(argv);
+      if (account) void login(account);
+      else usageError(argv.join(" "));
       return;
     }
-    process.stderr.write(`Unknown argument: ${arg}\n\n${HELP}`);
-    process.exitCode = 2;
+    usageError(arg);
     return;
   }
 
@@ -98,11 +100,17 @@ function main(argv: readonly string[]): void {
   });
 }
 
-async function login(): Promise<void> {
+function usageError(args: string): void {
+  process.stderr.write(`Unknown argument: ${args}\n\n${HELP}`);
+  process.exitCode = 2;
+}
+
+async function login(account: LoginAccount): Promise<void> {
   try {
     process.exitCode = await claudeLoginInTerminal(
       resolveClaudeExecutable(process.env),
       process.env,
+      account,
     );
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

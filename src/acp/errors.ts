@@ -8,6 +8,7 @@ import {
   SessionNotFoundError,
 } from "../errors.js";
 import { log } from "../logger.js";
+import { authRequiredMessage } from "./auth.js";
 
 /** The one place a local error becomes a wire error. Unknown errors are internal. */
 export function toRequestError(error: unknown): RequestError {
@@ -19,7 +20,7 @@ export function toRequestError(error: unknown): RequestError {
     return RequestError.sessionNotFound(error.sessionId);
   }
   if (error instanceof AuthRequiredError) {
-    return RequestError.authRequired(undefined, error.message);
+    return RequestError.authRequired(undefined, authRequiredMessage(error.message));
   }
   if (
     error instanceof ClaudeTurnError ||

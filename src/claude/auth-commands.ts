@@ -49,10 +49,17 @@ export async function claudeLogout(executable: string, env: NodeJS.ProcessEnv): 
   }
 }
 
-/** Claude Code's interactive login, in this process's terminal. Resolves with its exit code. */
-export function claudeLoginInTerminal(executable: string, env: NodeJS.ProcessEnv): Promise<number> {
+/**
+ * Claude Code's interactive login, in this process's terminal, for a Claude account
+ * (`claudeai`) or an Anthropic Console one (`console`). Resolves with its exit code.
+ */
+export function claudeLoginInTerminal(
+  executable: string,
+  env: NodeJS.ProcessEnv,
+  account: "claudeai" | "console",
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(executable, ["auth", "login"], { env, stdio: "inherit" });
+    const child = spawn(executable, ["auth", "login", `--${account}`], { env, stdio: "inherit" });
     child.on("error", reject);
     child.on("close", (code) => resolve(code ?? 1));
   });
