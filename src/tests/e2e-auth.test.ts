@@ -172,6 +172,19 @@ describe("accounts, end to end with the real Claude Code and no credentials", ()
     expect(e2e.updates.of(sessionId, "agent_message_chunk")).toEqual([]);
   });
 
+  it("authenticate after a login that did not happen is answered auth required, and logout runs Claude Code's logout", async () => {
+    const e2e = await startE2E({ env: VALIDATOR_ENV, clientCapabilities: ZED.clientCapabilities });
+
+    const error = await e2e.client
+      .request(methods.agent.authenticate, { methodId: "claude-login" })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(RequestError);
+    expect((error as RequestError).code).toBe(-32000);
+    expect((error as RequestError).message).toContain("claude-agent-acp --login");
+    await expect(e2e.client.request(methods.agent.logout, {})).resolves.toEqual({});
+  });
+
   it("Zed's current handshake is offered both logins as terminal methods that also name their command", async () => {
     const e2e = await startE2E({ env: VALIDATOR_ENV, initialize: false });
 
