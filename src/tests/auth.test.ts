@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { authRequiredMessage, LOGINS } from "../acp/auth.js";
 import { fakeClaude, result, sdkMessage } from "./support/fake-claude.js";
 import { connectInProcess, isolatedEnv } from "./support/in-process.js";
+import { REGISTRY_VALIDATOR, ZED } from "./support/client-handshakes.js";
 
 let cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -88,14 +89,7 @@ describe("accounts", () => {
 
   it('a client that declares only _meta["terminal-auth"] (the registry validator, older Zed) gets the same logins, each naming the command that runs it, and no terminal type', async () => {
     const { agent } = await connect();
-    const response = await agent.request(methods.agent.initialize, {
-      protocolVersion: 1,
-      clientCapabilities: {
-        terminal: true,
-        fs: { readTextFile: true, writeTextFile: true },
-        _meta: { terminal_output: true, "terminal-auth": true },
-      },
-    });
+    const response = await agent.request(methods.agent.initialize, REGISTRY_VALIDATOR);
     const self = [process.argv[1]!];
     expect(response.authMethods).toEqual([
       expect.objectContaining({
@@ -124,17 +118,7 @@ describe("accounts", () => {
 
   it("Zed's current handshake (auth.terminal and _meta terminal-auth) gets terminal methods that also carry their command", async () => {
     const { agent } = await connect({ terminal: true });
-    const response = await agent.request(methods.agent.initialize, {
-      protocolVersion: 1,
-      clientCapabilities: {
-        fs: { readTextFile: true, writeTextFile: true },
-        terminal: true,
-        auth: { terminal: true },
-        session: { configOptions: { boolean: {} } },
-        _meta: { terminal_output: true, "terminal-auth": true },
-      },
-      clientInfo: { name: "zed", version: "0.230.0" },
-    });
+    const response = await agent.request(methods.agent.initialize, ZED);
     expect(response.authMethods).toMatchObject(
       LOGINS.map((login) => ({
         type: "terminal",

@@ -2,16 +2,12 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  methods,
-  RequestError,
-  type AuthMethod,
-  type InitializeRequest,
-} from "@agentclientprotocol/sdk";
+import { methods, RequestError, type AuthMethod } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { LOGIN_ARGUMENT } from "../acp/auth.js";
 import { AGENT_ENTRY, startE2E, stopAllE2E } from "./support/e2e/index.js";
+import { REGISTRY_VALIDATOR, REGISTRY_VALIDATOR_ENV, ZED } from "./support/client-handshakes.js";
 
 afterEach(stopAllE2E);
 
@@ -108,33 +104,6 @@ describe("accounts, end to end with a stand-in Claude Code (CLAUDE_CODE_EXECUTAB
   });
 });
 
-/** The ACP registry validator's environment: a temporary HOME (the harness's), no API key. */
-const VALIDATOR_ENV = { TERM: "dumb", ANTHROPIC_API_KEY: undefined, CLAUDE_CONFIG_DIR: undefined };
-
-/** The ACP registry validator's handshake. */
-const REGISTRY_VALIDATOR: InitializeRequest = {
-  protocolVersion: 1,
-  clientInfo: { name: "ACP Registry Validator", version: "1.0.0" },
-  clientCapabilities: {
-    terminal: true,
-    fs: { readTextFile: true, writeTextFile: true },
-    _meta: { terminal_output: true, "terminal-auth": true },
-  },
-};
-
-/** Zed's current handshake. */
-const ZED: InitializeRequest = {
-  protocolVersion: 1,
-  clientInfo: { name: "zed", version: "0.230.0" },
-  clientCapabilities: {
-    fs: { readTextFile: true, writeTextFile: true },
-    terminal: true,
-    auth: { terminal: true },
-    session: { configOptions: { boolean: {} } },
-    _meta: { terminal_output: true, "terminal-auth": true },
-  },
-};
-
 /** How the registry validator reads a method: no type is `agent`; terminal-auth makes it terminal. */
 function validatorKind(method: AuthMethod): string {
   if (method._meta?.["terminal-auth"]) return "terminal";
@@ -143,7 +112,7 @@ function validatorKind(method: AuthMethod): string {
 
 describe("accounts, end to end with the real Claude Code and no credentials", () => {
   it("the ACP registry validator's handshake is offered terminal logins, and stdout carries only JSON-RPC", async () => {
-    const e2e = await startE2E({ env: VALIDATOR_ENV, initialize: false });
+    const e2e = await startE2E({ env: REGISTRY_VALIDATOR_ENV, initialize: false });
 
     const init = await e2e.client.request(methods.agent.initialize, REGISTRY_VALIDATOR);
     await e2e.newSession();
@@ -156,7 +125,7 @@ describe("accounts, end to end with the real Claude Code and no credentials", ()
 
   it("a prompt without an API key or a login is answered auth required (-32000), saying what to do here", async () => {
     const e2e = await startE2E({
-      env: VALIDATOR_ENV,
+      env: REGISTRY_VALIDATOR_ENV,
       clientCapabilities: REGISTRY_VALIDATOR.clientCapabilities,
     });
     const { sessionId } = await e2e.newSession();
@@ -173,7 +142,10 @@ describe("accounts, end to end with the real Claude Code and no credentials", ()
   });
 
   it("authenticate after a login that did not happen is answered auth required, and logout runs Claude Code's logout", async () => {
-    const e2e = await startE2E({ env: VALIDATOR_ENV, clientCapabilities: ZED.clientCapabilities });
+    const e2e = await startE2E({
+      env: REGISTRY_VALIDATOR_ENV,
+      clientCapabilities: ZED.clientCapabilities,
+    });
 
     const error = await e2e.client
       .request(methods.agent.authenticate, { methodId: "claude-login" })
@@ -186,7 +158,7 @@ describe("accounts, end to end with the real Claude Code and no credentials", ()
   });
 
   it("Zed's current handshake is offered both logins as terminal methods that also name their command", async () => {
-    const e2e = await startE2E({ env: VALIDATOR_ENV, initialize: false });
+    const e2e = await startE2E({ env: REGISTRY_VALIDATOR_ENV, initialize: false });
 
     const init = await e2e.client.request(methods.agent.initialize, ZED);
 

@@ -2,15 +2,15 @@
 // watchdog, ended with escalation, and the session recovers as after a crash. Silence alone
 // is not a hang. The agent never leaves a Claude Code process behind when it exits.
 import { afterEach, describe, expect, it } from "vitest";
-import { RequestError } from "@agentclientprotocol/sdk";
 import { lastUserText, type TurnSpec } from "../scripted-api/index.js";
-import { startE2E, stopAllE2E, timed, type E2E } from "./support/e2e/index.js";
+import { startE2E, stopAllE2E, timed } from "./support/e2e/index.js";
 import {
-  claudeProcessOf,
   conversation,
   inOrder,
   INTERNAL_ERROR,
+  failure,
   processEnds,
+  signalClaude,
 } from "./support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
@@ -26,29 +26,12 @@ const slow: TurnSpec = {
   delayMs: 250,
 };
 
-/** SIGSTOPs the session's Claude Code process; resolves with its pid. */
-async function stopClaude(e2e: E2E, sessionId: string): Promise<number> {
-  const claude = await claudeProcessOf(e2e, sessionId);
-  if (!claude) throw new Error(`no Claude Code process for ${sessionId}\n${e2e.report()}`);
-  process.kill(claude.pid, "SIGSTOP"); // ours: found by this run's marker and session id
-  return claude.pid;
-}
-
-async function failure(prompt: Promise<unknown>): Promise<RequestError> {
-  const outcome = await prompt.then(
-    (value) => new Error(`the prompt did not fail: ${JSON.stringify(value)}`),
-    (error: unknown) => error,
-  );
-  if (!(outcome instanceof RequestError)) throw outcome;
-  return outcome;
-}
-
 describe("a Claude Code process that stops answering", () => {
   it("fails the prompt with a clear error in bounded time, is ended, and the next prompt resumes the conversation", async () => {
     const e2e = await startE2E({ scenario: [echo, echo, echo], env: HANG_ENV });
     const { sessionId } = await e2e.newSession();
     await e2e.prompt(sessionId, "Remember the word PAPAYA.");
-    const stopped = await stopClaude(e2e, sessionId);
+    const stopped = await signalClaude(e2e, sessionId, "SIGSTOP");
 
     const { value: error, ms } = await timed(failure(e2e.prompt(sessionId, "Are you there?")));
 
@@ -88,7 +71,7 @@ describe("a Claude Code process that stops answering", () => {
     await e2e.updates.waitFor(sessionId, "agent_message_chunk", (u) =>
       JSON.stringify(u.content).includes("slow"),
     );
-    const stopped = await stopClaude(e2e, sessionId);
+    const stopped = await signalClaude(e2e, sessionId, "SIGSTOP");
 
     await e2e.cancel(sessionId);
     expect(await prompt).toMatchObject({ stopReason: "cancelled" });
@@ -105,7 +88,7 @@ describe("the agent's exit", () => {
     const e2e = await startE2E({ scenario: [echo] });
     const { sessionId } = await e2e.newSession();
     await e2e.prompt(sessionId, "Hello.");
-    await stopClaude(e2e, sessionId);
+    await signalClaude(e2e, sessionId, "SIGSTOP");
 
     e2e.closeStdin();
     const { value: exit, ms } = await timed(e2e.agent.exited);

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, type TurnSpec } from "../scripted-api/index.js";
-import { methods, RequestError } from "@agentclientprotocol/sdk";
+import { methods } from "@agentclientprotocol/sdk";
 import { poll, startE2E, stopAllE2E, timed, type E2E } from "./support/e2e/index.js";
 import {
   answered,
@@ -13,7 +13,9 @@ import {
   conversation,
   inOrder,
   INTERNAL_ERROR,
+  failure,
   processEnds,
+  signalClaude,
   transcriptHas,
 } from "./support/e2e-sessions/index.js";
 
@@ -25,24 +27,6 @@ const FAILS_WITHIN_MS = 2_000;
 const echo: TurnSpec = (request) => ({
   content: [{ type: "text", text: `reply to: ${lastUserText(request)}` }],
 });
-
-/** SIGKILLs the session's Claude Code process; resolves with its pid once it is gone. */
-async function killClaude(e2e: E2E, sessionId: string): Promise<number> {
-  const claude = await claudeProcessOf(e2e, sessionId);
-  if (!claude) throw new Error(`no Claude Code process for ${sessionId}\n${e2e.report()}`);
-  process.kill(claude.pid, "SIGKILL"); // ours: found by this run's marker and session id
-  return claude.pid;
-}
-
-/** What a failed prompt rejected with. */
-async function failure(prompt: Promise<unknown>): Promise<RequestError> {
-  const outcome = await prompt.then(
-    (value) => new Error(`the prompt did not fail: ${JSON.stringify(value)}`),
-    (error: unknown) => error,
-  );
-  if (!(outcome instanceof RequestError)) throw outcome;
-  return outcome;
-}
 
 /** Claude asks to run a command; the client waits for the user (answers only when withdrawn). */
 const ASKED_ID = "toolu_e2e_asked";
@@ -72,7 +56,7 @@ describe("a Claude Code process that dies", () => {
       JSON.stringify(u.content).includes("slow"),
     );
 
-    const killed = await killClaude(e2e, sessionId);
+    const killed = await signalClaude(e2e, sessionId, "SIGKILL");
     const { value: error, ms } = await timed(failure(prompt));
 
     expect(ms).toBeLessThan(FAILS_WITHIN_MS);
@@ -119,7 +103,7 @@ describe("a Claude Code process that dies", () => {
     // Claude Code saves the tool use a moment after asking; kill it once it has.
     expect(await transcriptHas(e2e, sessionId, ASKED_ID)).toBe(true);
 
-    await killClaude(e2e, sessionId);
+    await signalClaude(e2e, sessionId, "SIGKILL");
     const { value: error, ms } = await timed(failure(prompt));
 
     expect(ms).toBeLessThan(FAILS_WITHIN_MS);
@@ -147,7 +131,7 @@ describe("a Claude Code process that dies", () => {
     const prompt = e2e.prompt(sessionId, "Write hi.");
     await e2e.permissions.waitForRequest(1);
     expect(await transcriptHas(e2e, sessionId, ASKED_ID)).toBe(true);
-    await killClaude(e2e, sessionId);
+    await signalClaude(e2e, sessionId, "SIGKILL");
     await failure(prompt);
     await e2e.client.request(methods.agent.session.close, { sessionId });
 
@@ -173,7 +157,7 @@ describe("a Claude Code process that dies", () => {
     const { sessionId } = await e2e.newSession();
     await e2e.prompt(sessionId, "Remember the word PAPAYA.");
 
-    await killClaude(e2e, sessionId);
+    await signalClaude(e2e, sessionId, "SIGKILL");
     // Once the agent has seen it end (its log says so)...
     expect(await agentSawClaudeEnd(e2e, sessionId)).toBe(true);
     const next = await e2e.prompt(sessionId, "Which word?");
@@ -188,7 +172,7 @@ describe("a Claude Code process that dies", () => {
     const { sessionId } = await e2e.newSession();
     await e2e.prompt(sessionId, "Remember the word PAPAYA.");
 
-    await killClaude(e2e, sessionId);
+    await signalClaude(e2e, sessionId, "SIGKILL");
     // The user sends the next prompt at once: nothing of the conversation was running.
     const next = await e2e.prompt(sessionId, "Which word?");
 

@@ -2,7 +2,7 @@
 // delete, fork), recovery and concurrency. Built on the shared harness in ../e2e/.
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { SessionNotification } from "@agentclientprotocol/sdk";
+import { RequestError, type SessionNotification } from "@agentclientprotocol/sdk";
 import type { RecordedRequest } from "../../../scripted-api/index.js";
 import {
   poll,
@@ -72,6 +72,28 @@ export async function claudeProcessOf(
       p.command.includes(`--session-id=${sessionId}`) ||
       p.command.includes(`--resume=${sessionId}`),
   );
+}
+
+/** Sends `signal` to the Claude Code process of a Claude session; resolves with its pid. */
+export async function signalClaude(
+  e2e: E2E,
+  sessionId: string,
+  signal: "SIGKILL" | "SIGSTOP",
+): Promise<number> {
+  const claude = await claudeProcessOf(e2e, sessionId);
+  if (!claude) throw new Error(`no Claude Code process for ${sessionId}\n${e2e.report()}`);
+  process.kill(claude.pid, signal); // ours: found by this run's marker and session id
+  return claude.pid;
+}
+
+/** What a failed request rejected with (the test fails if it succeeded). */
+export async function failure(request: Promise<unknown>): Promise<RequestError> {
+  const outcome = await request.then(
+    (value) => new Error(`the request did not fail: ${JSON.stringify(value)}`),
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof RequestError)) throw outcome;
+  return outcome;
 }
 
 /** Waits until the process `pid` is gone; true when it went within `timeoutMs`. */

@@ -1,0 +1,37 @@
+import type { InitializeRequest } from "@agentclientprotocol/sdk";
+
+/**
+ * What real clients send in `initialize` (shared/reference/client-signals.md): a test that
+ * replays one of these is a test against that client.
+ */
+
+/** The ACP registry's validator: terminal login only as `_meta["terminal-auth"]`. */
+export const REGISTRY_VALIDATOR: InitializeRequest = {
+  protocolVersion: 1,
+  clientInfo: { name: "ACP Registry Validator", version: "1.0.0" },
+  clientCapabilities: {
+    terminal: true,
+    fs: { readTextFile: true, writeTextFile: true },
+    _meta: { terminal_output: true, "terminal-auth": true },
+  },
+};
+
+/** The environment the validator runs the agent in: a temporary HOME, `TERM=dumb`, no API key. */
+export const REGISTRY_VALIDATOR_ENV = {
+  TERM: "dumb",
+  ANTHROPIC_API_KEY: undefined,
+  CLAUDE_CONFIG_DIR: undefined,
+};
+
+/** Current Zed. */
+export const ZED: InitializeRequest = {
+  protocolVersion: 1,
+  clientInfo: { name: "zed", version: "0.230.0" },
+  clientCapabilities: {
+    fs: { readTextFile: true, writeTextFile: true },
+    terminal: true,
+    auth: { terminal: true },
+    session: { configOptions: { boolean: {} } },
+    _meta: { terminal_output: true, "terminal-auth": true },
+  },
+};
