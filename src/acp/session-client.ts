@@ -32,6 +32,8 @@ type Meta = Record<string, unknown>;
  * awaited by the turn that owns them: a lost update is an error, not a log line.
  */
 export class SessionClient {
+  private closed = false;
+
   constructor(
     private readonly client: AgentContext,
     private id: string,
@@ -47,7 +49,13 @@ export class SessionClient {
     this.id = sessionId;
   }
 
+  /** The session was closed: the client hears nothing more about it. */
+  close(): void {
+    this.closed = true;
+  }
+
   private update(update: SessionUpdate): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return this.client.notify(methods.client.session.update, {
       sessionId: this.sessionId,
       update,

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import type {
   ContentBlock,
@@ -19,6 +20,7 @@ import type {
   PermissionResult,
   SDKMessage,
   SDKResultMessage,
+  SDKUserMessage,
   UserContentBlock,
 } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
@@ -31,7 +33,9 @@ import { askQuestions } from "../questions/ask.js";
 import { claudeCodeMeta } from "../tools/tool-call.js";
 import { TimeoutError, withTimeout } from "../util/timeout.js";
 import { hostQueryOptions } from "./claude-env.js";
+import { ClaudeActivity } from "./claude-activity.js";
 import { availableCommands } from "./commands.js";
+import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
 import { continuationId } from "./continuations.js";
 import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-options.js";
 import { SessionConfiguration } from "./configuration.js";
@@ -45,8 +49,6 @@ import { toPromptResponse, Turn } from "./turn.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
 import { TitleWatcher } from "./titles.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
-
-type SDKSystemMessage = Extract<SDKMessage, { type: "system" }>;
 
 /** After session/cancel the prompt is answered `cancelled` within this time at the latest. */
 export const CANCEL_GRACE_MS = 1_500;
@@ -89,7 +91,8 @@ const UNFINISHED = {
 
 /**
  * One ACP session: one private Claude Code conversation at a time. Prompts run one at a
- * time in arrival order; every Claude message is dispatched to the turn that owns it.
+ * time in arrival order, each after any turn Claude Code started itself; the consumer
+ * hands every Claude message to the turn that owns it, or shows it between turns.
  */
 export class Session {
   private sessionId: string;
@@ -116,6 +119,20 @@ export class Session {
   private readonly watchdog: Watchdog;
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
   private readonly ended = new WeakSet<ClaudeQuery>();
+  private readonly activity = new ClaudeActivity(() => this.scheduleIdleClose());
+  private readonly consumer = new ClaudeMessageConsumer(
+    {
+      isLive: (query) => this.query === query,
+      userTurn: () => (this.current?.isFinished ? undefined : this.current),
+      heard: () => this.watchdog.heard(),
+      endUserTurn: (turn, result) => this.endTurn(turn, result),
+      endOwnTurn: (result) => this.endOwnTurn(result),
+      system: (message) => this.handleSystem(message),
+      show: (message) => this.show(message),
+      ended: (query, failure) => this.onQueryEnded(query, failure),
+    },
+    this.activity,
+  );
 
   constructor(private readonly options: SessionOptions) {
     this.sessionId = options.id;
@@ -315,12 +332,16 @@ export class Session {
     this.titles.stop();
     this.cancel();
     this.closed = true;
+    this.options.client.close();
     const query = this.query;
     this.query = undefined;
     query?.close();
   }
 
   private async runTurn(turn: Turn, content: UserContentBlock[]): Promise<void> {
+    // A turn Claude Code started itself runs to its end first; the prompt stays queued
+    // (cancellable as such) meanwhile, and then gets a turn and a reply of its own.
+    await this.activity.untilOwnTurnEnds(turn.abort.signal);
     this.queued.delete(turn);
     if (turn.cancelRequested || this.closed) {
       turn.settle({ stopReason: "cancelled" });
@@ -332,7 +353,7 @@ export class Session {
     this.hasTranscript = true;
     turn.prompt = content;
     try {
-      query.send(userMessage(content));
+      query.send(userMessage(content, turn));
       this.watchdog.watch();
       await turn.outcome;
       await withTimeout(turn.finished, STOP_TIMEOUT_MS, "Stopping the turn");
@@ -359,7 +380,8 @@ export class Session {
     const { idleTimeoutMs } = this.options;
     if (idleTimeoutMs <= 0 || this.closed) return;
     this.idleTimer = setTimeout(() => {
-      if (this.current || this.queued.size || !this.query) return;
+      // Background work (a subagent, a command) would die with the process.
+      if (this.current || this.queued.size || !this.query || this.activity.busy) return;
       log.debug(`session ${this.id}: idle; closing its Claude Code process`);
       this.restartQuery();
     }, idleTimeoutMs);
@@ -395,7 +417,7 @@ export class Session {
     const query = this.options.startQuery(options);
     this.query = query;
     this.usage.startNewProcess();
-    void this.pump(query);
+    void this.consumer.consume(query);
     return query;
   }
 
@@ -405,38 +427,14 @@ export class Session {
     query?.close();
   }
 
-  private async pump(query: ClaudeQuery): Promise<void> {
-    let failure: unknown;
-    try {
-      for await (const message of query.messages) {
-        if (this.query !== query) break;
-        await this.dispatch(message);
-      }
-    } catch (error) {
-      failure = error;
-    }
-    await this.onQueryEnded(query, failure);
-  }
-
-  private async dispatch(message: SDKMessage): Promise<void> {
-    const turn = this.current;
-    if (turn) turn.heardFromClaude = true;
-    this.watchdog.heard();
-    if (message.type === "result") {
-      if (turn) await this.endTurn(turn, message);
-      return;
-    }
-    if (message.type === "system") {
-      await this.handleSystem(message);
-      return;
-    }
-    // Updates belong to a live turn; after its answer, the client must hear nothing more.
-    if (!turn || turn.isSettled) return;
+  /** A message that is neither a result nor a system message: session updates. */
+  private async show(message: Exclude<SDKMessage, SystemMessage | SDKResultMessage>) {
+    const turn = this.current?.isFinished ? undefined : this.current;
     if (message.type === "assistant" && !message.parent_tool_use_id) {
-      if (message.error) turn.apiError = message.error;
+      if (message.error && turn) turn.apiError = message.error;
       // Claude Code's synthetic error message: the error reaches the client as the
       // prompt's JSON-RPC error, not as words from Claude.
-      if (message.error && message.message.model === SYNTHETIC_MODEL) return;
+      if (message.error && message.message.model === SYNTHETIC_MODEL && turn) return;
       for (const block of message.message.content) {
         if (block.type === "tool_use" && typeof block.input === "object" && block.input) {
           this.planFile.observe(block.name, block.input as Record<string, unknown>);
@@ -465,7 +463,22 @@ export class Session {
     this.titles.afterTurn();
   }
 
-  private async handleSystem(message: SDKSystemMessage): Promise<void> {
+  /**
+   * A turn Claude Code started itself ended: its usage is reported, and what it left open
+   * is closed unless the user's turn, which may share those tool calls, still runs.
+   */
+  private async endOwnTurn(result: SDKResultMessage): Promise<void> {
+    this.usage.observeResult(result, undefined);
+    const usage = this.usage.update();
+    if (usage) await this.send(() => this.options.client.updateUsage(usage));
+    if (!this.current || this.current.isFinished) {
+      this.stream.endTurn();
+      await this.closeOpenToolCalls(() => UNFINISHED.noResult);
+    }
+    this.titles.afterTurn();
+  }
+
+  private async handleSystem(message: SystemMessage): Promise<void> {
     switch (message.subtype) {
       case "init":
         this.claudeCapabilities = message.capabilities ?? [];
@@ -524,7 +537,7 @@ export class Session {
     old?.close();
     this.hasTranscript = true;
     this.stream.endTurn();
-    query.send(userMessage([{ type: "text", text: implementPlanPrompt(handoff.plan) }]));
+    query.send(userMessage([{ type: "text", text: implementPlanPrompt(handoff.plan) }], turn));
   }
 
   /** Sends an update; a client that went away is logged, not fatal to the turn. */
@@ -577,7 +590,10 @@ export class Session {
     this.ended.add(query);
     if (failure) log.warn(`session ${this.id}: Claude Code ended`, failure);
     const active = this.query === query;
-    if (active) this.query = undefined;
+    if (active) {
+      this.query = undefined;
+      this.activity.reset();
+    }
     query.close();
     // A replaced process ending late says nothing about the live one.
     if (!active && this.query) return;
@@ -590,7 +606,9 @@ export class Session {
     if (!hung && !turn.heardFromClaude && !turn.resent && !turn.cancelRequested && turn.prompt) {
       turn.resent = true;
       log.info(`session ${this.id}: Claude Code ended before the prompt reached it; resuming`);
-      this.startQuery(this.configuration?.current.mode ?? "default").send(userMessage(turn.prompt));
+      this.startQuery(this.configuration?.current.mode ?? "default").send(
+        userMessage(turn.prompt, turn),
+      );
       return;
     }
     turn.abort.abort(new Error("Claude Code ended"));
@@ -609,10 +627,14 @@ export class Session {
   }
 }
 
-function userMessage(content: UserContentBlock[]) {
+/** A user message of `turn`, under an id of its own that Claude Code's result names. */
+function userMessage(content: UserContentBlock[], turn: Turn): SDKUserMessage {
+  const uuid = randomUUID();
+  turn.sentIds.add(uuid);
   return {
-    type: "user" as const,
-    message: { role: "user" as const, content },
+    type: "user",
+    message: { role: "user", content },
     parent_tool_use_id: null,
+    uuid,
   };
 }

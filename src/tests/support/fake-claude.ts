@@ -258,9 +258,12 @@ export function result(
     usage?: Record<string, number>;
     costUsd?: number;
     modelUsage?: Record<string, Record<string, number>>;
+    /** Other fields of the result (user_message_uuid, origin...). */
+    extra?: Record<string, unknown>;
   } = {},
 ): SDKMessage {
   return sdk({
+    ...fields.extra,
     type: "result",
     subtype: fields.subtype ?? "success",
     is_error: fields.isError ?? false,
