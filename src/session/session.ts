@@ -36,6 +36,8 @@ import { hostQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
 import { availableCommands } from "./commands.js";
 import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
+import { turnFailedNotice } from "./notices.js";
+import { SystemMessages } from "./system-messages.js";
 import { continuationId } from "./continuations.js";
 import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-options.js";
 import { SessionConfiguration } from "./configuration.js";
@@ -119,6 +121,7 @@ export class Session {
   private readonly watchdog: Watchdog;
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
   private readonly ended = new WeakSet<ClaudeQuery>();
+  private readonly systemMessages: SystemMessages;
   private readonly activity = new ClaudeActivity(() => this.scheduleIdleClose());
   private readonly consumer = new ClaudeMessageConsumer(
     {
@@ -127,7 +130,7 @@ export class Session {
       heard: () => this.watchdog.heard(),
       endUserTurn: (turn, result) => this.endTurn(turn, result),
       endOwnTurn: (result) => this.endOwnTurn(result),
-      system: (message) => this.handleSystem(message),
+      system: (message) => this.systemMessages.handle(message),
       show: (message) => this.show(message),
       ended: (query, failure) => this.onQueryEnded(query, failure),
     },
@@ -140,6 +143,12 @@ export class Session {
     this.claudeSessionId = options.resume ?? options.id;
     this.hasTranscript = options.resume !== undefined;
     this.planFile = new PlanFileTracker(plansDirectory(options.env));
+    this.systemMessages = new SystemMessages({
+      client: options.client,
+      configuration: () => this.requireConfiguration(),
+      capabilitiesReported: (capabilities) => (this.claudeCapabilities = capabilities),
+      send: (update) => this.send(update),
+    });
     this.titles = new TitleWatcher(
       () => options.transcripts.info(this.claudeSessionId, this.cwd),
       (title, updatedAt) => options.client.updateSessionInfo({ title, updatedAt }),
@@ -434,7 +443,8 @@ export class Session {
       if (message.error && turn) turn.apiError = message.error;
       // Claude Code's synthetic error message: the error reaches the client as the
       // prompt's JSON-RPC error, not as words from Claude.
-      if (message.error && message.message.model === SYNTHETIC_MODEL && turn) return;
+      // In a turn Claude Code started itself, its result's notice carries the error.
+      if (message.error && message.message.model === SYNTHETIC_MODEL) return;
       for (const block of message.message.content) {
         if (block.type === "tool_use" && typeof block.input === "object" && block.input) {
           this.planFile.observe(block.name, block.input as Record<string, unknown>);
@@ -469,6 +479,12 @@ export class Session {
    */
   private async endOwnTurn(result: SDKResultMessage): Promise<void> {
     this.usage.observeResult(result, undefined);
+    const outcome = outcomeOfResult(result, { cancelRequested: false });
+    if ("error" in outcome) {
+      await this.send(() =>
+        this.options.client.sendNotice(turnFailedNotice(outcome.error.message)),
+      );
+    }
     const usage = this.usage.update();
     if (usage) await this.send(() => this.options.client.updateUsage(usage));
     if (!this.current || this.current.isFinished) {
@@ -476,27 +492,6 @@ export class Session {
       await this.closeOpenToolCalls(() => UNFINISHED.noResult);
     }
     this.titles.afterTurn();
-  }
-
-  private async handleSystem(message: SystemMessage): Promise<void> {
-    switch (message.subtype) {
-      case "init":
-        this.claudeCapabilities = message.capabilities ?? [];
-        return;
-      case "status":
-        // Claude Code changed its mode (EnterPlanMode, an accepted setMode suggestion...).
-        if (message.permissionMode) {
-          await this.send(() => this.requireConfiguration().modeChanged(message.permissionMode!));
-        }
-        return;
-      case "commands_changed":
-        await this.send(() =>
-          this.options.client.updateAvailableCommands(availableCommands(message.commands)),
-        );
-        return;
-      default:
-        return;
-    }
   }
 
   /** Before an ask is built: ExitPlanMode needs the complete plan for its options. */
