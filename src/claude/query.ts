@@ -34,6 +34,8 @@ export interface ClaudeQuery {
    * proof that the process still reads and answers, even when it has been quiet.
    */
   probe(): Promise<void>;
+  /** The model Claude Code runs now (a `/model` in the chat changes it). */
+  currentModel(): Promise<string>;
   /** Ends the process now, however it is stuck: SIGTERM, SIGKILL after a grace. */
   terminate(): void;
   /** What Claude Code reported at start-up: commands, models, account. */

@@ -85,6 +85,7 @@ export function wrapQuery(
     probe: async () => {
       await q.mcpServerStatus();
     },
+    currentModel: async () => (await q.getContextUsage({ detail: "summary" })).model,
     terminate: () => claudeProcess.terminate(),
     initialization: async () => {
       const result = await q.initializationResult();

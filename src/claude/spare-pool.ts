@@ -264,6 +264,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     setModel: async (model) => (await decided).setModel(model),
     applyFlagSettings: async (settings) => (await decided).applyFlagSettings(settings),
     probe: async () => (await decided).probe(),
+    currentModel: async () => (await decided).currentModel(),
     terminate: () => active.terminate(),
     initialization: async () => (await decided).initialization(),
     close: () => {

@@ -56,6 +56,8 @@ import { Watchdog, watchdogBounds } from "./watchdog.js";
 export const CANCEL_GRACE_MS = 1_500;
 /** A cancelled turn that Claude Code has not stopped by then costs it its process. */
 export const STOP_TIMEOUT_MS = 10_000;
+/** How long reading Claude Code's current model after a turn may take. */
+const MODEL_CHECK_TIMEOUT_MS = 2_000;
 /** How long Claude Code may take to start. */
 export const START_TIMEOUT_MS = 60_000;
 
@@ -451,10 +453,14 @@ export class Session {
         }
       }
     }
+    await this.send(() => this.stream.handle(message));
     if (message.type === "stream_event" && !message.parent_tool_use_id) {
       this.usage.observe(message.event);
+      // Each API call's end moves the context size: the client hears it then, not only at
+      // the end of the turn (the window is known from the first result on).
+      const usage = message.event.type === "message_delta" ? this.usage.update() : undefined;
+      if (usage) await this.send(() => this.options.client.updateUsage(usage));
     }
-    await this.send(() => this.stream.handle(message));
   }
 
   private async endTurn(turn: Turn, result: SDKResultMessage): Promise<void> {
@@ -464,6 +470,7 @@ export class Session {
       await this.handOffPlan(turn, turn.handoff);
       return;
     }
+    await this.followModel();
     if (!turn.isSettled) {
       const usage = this.usage.update();
       if (usage) await this.send(() => this.options.client.updateUsage(usage));
@@ -479,6 +486,7 @@ export class Session {
    */
   private async endOwnTurn(result: SDKResultMessage): Promise<void> {
     this.usage.observeResult(result, undefined);
+    await this.followModel();
     const outcome = outcomeOfResult(result, { cancelRequested: false });
     if ("error" in outcome) {
       await this.send(() =>
@@ -533,6 +541,18 @@ export class Session {
     this.hasTranscript = true;
     this.stream.endTurn();
     query.send(userMessage([{ type: "text", text: implementPlanPrompt(handoff.plan) }], turn));
+  }
+
+  /** The model option follows what Claude Code runs after a turn (`/model` in the chat, a fallback). */
+  private async followModel(): Promise<void> {
+    const { query, configuration } = this;
+    if (!query || !configuration) return;
+    try {
+      const model = await withTimeout(query.currentModel(), MODEL_CHECK_TIMEOUT_MS, "model check");
+      await this.send(() => configuration.modelReported(model));
+    } catch (error) {
+      log.debug(`session ${this.id}: could not read Claude Code's model`, error);
+    }
   }
 
   /** Sends an update; a client that went away is logged, not fatal to the turn. */

@@ -107,6 +107,13 @@ export class FakeClaudeQuery implements ClaudeQuery {
     return this.answersProbes ? Promise.resolve() : new Promise<void>(() => undefined);
   }
 
+  /** What currentModel() answers (by default the model the process was started with). */
+  model: string | undefined;
+
+  currentModel(): Promise<string> {
+    return Promise.resolve(this.model ?? this.options.model ?? "default");
+  }
+
   /** The process is killed: it ends without a word. */
   terminate(): void {
     this.terminated = true;
