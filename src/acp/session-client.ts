@@ -15,6 +15,7 @@ import {
   type SessionConfigOption,
   type SessionUpdate,
   type ToolCall,
+  type ToolCallContent,
   type ToolCallUpdate,
   type UsageUpdate,
 } from "@agentclientprotocol/sdk";
@@ -35,6 +36,8 @@ type Meta = Record<string, unknown>;
  */
 export class SessionClient {
   private closed = false;
+  /** Compactions already shown as tool calls: later reports update them. */
+  private readonly compactionCalls = new Set<string>();
 
   constructor(
     private readonly client: AgentContext,
@@ -140,6 +143,53 @@ export class SessionClient {
       `notice-${randomUUID()}`,
       meta,
     );
+  }
+
+  /**
+   * A compaction of the conversation: `compaction_update` for clients that declare
+   * `session.compaction`, otherwise a `think` tool call under the same id, as Claude Code's
+   * terminal shows it ("Compacted conversation", sizes before and after).
+   */
+  async sendCompaction(compaction: {
+    id: string;
+    status: "in_progress" | "completed" | "failed";
+    title: string;
+    detail?: string;
+    error?: string;
+    meta?: Meta;
+  }): Promise<void> {
+    const { id, status, detail, error } = compaction;
+    const meta = { claudeCode: { kind: "compaction", ...compaction.meta } };
+    const summary = detail
+      ? [{ type: "text" as const, text: `${compaction.title}: ${detail}` }]
+      : [];
+    if (this.capabilities.session?.compaction) {
+      await this.update({
+        sessionUpdate: "compaction_update",
+        compactionId: id,
+        status,
+        ...(summary.length ? { summary } : {}),
+        ...(error ? { error: cleanMultiline(error) } : {}),
+        _meta: meta,
+      });
+      return;
+    }
+    const content: ToolCallContent[] = [
+      ...summary,
+      ...(error ? [{ type: "text" as const, text: cleanMultiline(error) }] : []),
+    ].map((block) => ({ type: "content", content: block }));
+    const fields = {
+      title: compaction.title,
+      status,
+      ...(content.length ? { content } : {}),
+      _meta: meta,
+    };
+    if (this.compactionCalls.has(id)) {
+      await this.updateToolCall({ toolCallId: id, ...fields });
+      return;
+    }
+    this.compactionCalls.add(id);
+    await this.sendToolCall({ toolCallId: id, kind: "think", ...fields });
   }
 
   updateUsage(usage: UsageUpdate): Promise<void> {

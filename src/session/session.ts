@@ -5,6 +5,7 @@ import type {
   PromptResponse,
   SessionConfigOption,
   SessionModeState,
+  UsageUpdate,
 } from "@agentclientprotocol/sdk";
 import type { SessionClient } from "../acp/session-client.js";
 import type { ClaudeTranscripts } from "../claude/transcripts.js";
@@ -150,6 +151,7 @@ export class Session {
       configuration: () => this.requireConfiguration(),
       capabilitiesReported: (capabilities) => (this.claudeCapabilities = capabilities),
       send: (update) => this.send(update),
+      compacted: (tokens) => this.sendUsage(this.usage.compacted(tokens)),
     });
     this.titles = new TitleWatcher(
       () => options.transcripts.info(this.claudeSessionId, this.cwd),
@@ -458,8 +460,7 @@ export class Session {
       this.usage.observe(message.event);
       // Each API call's end moves the context size: the client hears it then, not only at
       // the end of the turn (the window is known from the first result on).
-      const usage = message.event.type === "message_delta" ? this.usage.update() : undefined;
-      if (usage) await this.send(() => this.options.client.updateUsage(usage));
+      if (message.event.type === "message_delta") await this.sendUsage(this.usage.update());
     }
   }
 
@@ -471,10 +472,7 @@ export class Session {
       return;
     }
     await this.followModel();
-    if (!turn.isSettled) {
-      const usage = this.usage.update();
-      if (usage) await this.send(() => this.options.client.updateUsage(usage));
-    }
+    if (!turn.isSettled) await this.sendUsage(this.usage.update());
     await this.settle(turn, outcomeOfResult(result, turn));
     turn.finish();
     this.titles.afterTurn();
@@ -493,8 +491,7 @@ export class Session {
         this.options.client.sendNotice(turnFailedNotice(outcome.error.message)),
       );
     }
-    const usage = this.usage.update();
-    if (usage) await this.send(() => this.options.client.updateUsage(usage));
+    await this.sendUsage(this.usage.update());
     if (!this.current || this.current.isFinished) {
       this.stream.endTurn();
       await this.closeOpenToolCalls(() => UNFINISHED.noResult);
@@ -562,6 +559,10 @@ export class Session {
     } catch (error) {
       log.warn(`session ${this.id}: could not send an update`, error);
     }
+  }
+
+  private async sendUsage(usage: UsageUpdate | undefined): Promise<void> {
+    if (usage) await this.send(() => this.options.client.updateUsage(usage));
   }
 
   /** Closes what is still open, then answers the prompt. */

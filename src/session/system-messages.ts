@@ -1,5 +1,6 @@
 import type { SessionClient } from "../acp/session-client.js";
 import { availableCommands } from "./commands.js";
+import { CompactionWatcher } from "./compaction.js";
 import type { SessionConfiguration } from "./configuration.js";
 import type { SystemMessage } from "./consumer.js";
 import { failedMcpServers, mcpFailureNotice, noticeOf } from "./notices.js";
@@ -11,6 +12,8 @@ export interface SystemMessageHost {
   capabilitiesReported(capabilities: readonly string[]): void;
   /** Sends an update; a client that went away is logged, not fatal. */
   send(update: () => Promise<void>): Promise<void>;
+  /** A compaction left the conversation `tokens` long. */
+  compacted(tokens: number): Promise<void>;
 }
 
 /** Claude Code's system messages, between turns as within them, as session updates. */
@@ -18,10 +21,18 @@ export class SystemMessages {
   /** MCP servers whose failure was reported: Claude Code repeats `init` every turn. */
   private readonly reportedFailures = new Set<string>();
 
-  constructor(private readonly host: SystemMessageHost) {}
+  private readonly compactions: CompactionWatcher;
+
+  constructor(private readonly host: SystemMessageHost) {
+    this.compactions = new CompactionWatcher({
+      report: (compaction) => host.send(() => host.client.sendCompaction(compaction)),
+      compacted: (tokens) => host.compacted(tokens),
+    });
+  }
 
   async handle(message: SystemMessage): Promise<void> {
     const { client } = this.host;
+    if (await this.compactions.observe(message)) return;
     switch (message.subtype) {
       case "init":
         this.host.capabilitiesReported(message.capabilities ?? []);

@@ -50,6 +50,13 @@ export class UsageTracker {
     this.costCurrent = n(result.total_cost_usd);
   }
 
+  /** A compaction left the conversation `tokens` long: that is the context now. */
+  compacted(tokens: number): UsageUpdate | undefined {
+    this.contextInput = tokens;
+    this.contextOutput = 0;
+    return this.update();
+  }
+
   /** A new Claude process starts counting its cost from zero. */
   startNewProcess(): void {
     this.costBefore += this.costCurrent;
