@@ -124,8 +124,8 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     }
     sessions.add(session);
     closed.delete(session.id);
-    // After the response, so the client knows the session the commands belong to.
-    setTimeout(() => void session.announceCommands().catch(() => undefined), 0);
+    // After the response, so the client knows the session the commands and title belong to.
+    setTimeout(() => void session.announce().catch(() => undefined), 0);
     return session;
   }
 

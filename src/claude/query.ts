@@ -36,6 +36,11 @@ export interface ClaudeQuery {
   probe(): Promise<void>;
   /** The model Claude Code runs now (a `/model` in the chat changes it). */
   currentModel(): Promise<string>;
+  /**
+   * Has Claude Code title the conversation as it titles its own (from `description`, the
+   * conversation's first prompt) and save the title in the transcript.
+   */
+  generateTitle(description: string): Promise<string>;
   /** Ends the process now, however it is stuck: SIGTERM, SIGKILL after a grace. */
   terminate(): void;
   /** What Claude Code reported at start-up: commands, models, account. */

@@ -86,6 +86,7 @@ export function wrapQuery(
       await q.mcpServerStatus();
     },
     currentModel: async () => (await q.getContextUsage({ detail: "summary" })).model,
+    generateTitle: (description) => generateSessionTitle(q, description),
     terminate: () => claudeProcess.terminate(),
     initialization: async () => {
       const result = await q.initializationResult();
@@ -103,6 +104,24 @@ export function wrapQuery(
       );
     },
   };
+}
+
+/** The SDK's title generation control request (`generate_session_title`). */
+type GenerateSessionTitle = (
+  description: string,
+  options?: { persist?: boolean },
+) => Promise<string>;
+
+/**
+ * The SDK's Query answers `generateSessionTitle` at run time, but its type declarations do
+ * not name it yet: the method is looked up, and a Query without it titles nothing.
+ */
+async function generateSessionTitle(q: Query, description: string): Promise<string> {
+  if (!("generateSessionTitle" in q) || typeof q.generateSessionTitle !== "function") {
+    throw new Error("this Claude Agent SDK cannot generate session titles");
+  }
+  const generate = q.generateSessionTitle as GenerateSessionTitle;
+  return generate.call(q, description, { persist: true });
 }
 
 /** A new Claude Code process in streaming-input mode. */

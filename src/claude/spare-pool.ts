@@ -265,6 +265,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     applyFlagSettings: async (settings) => (await decided).applyFlagSettings(settings),
     probe: async () => (await decided).probe(),
     currentModel: async () => (await decided).currentModel(),
+    generateTitle: async (description) => (await decided).generateTitle(description),
     terminate: () => active.terminate(),
     initialization: async () => (await decided).initialization(),
     close: () => {

@@ -50,7 +50,7 @@ import { StreamTranslator } from "./stream.js";
 import { ToolCallTracker, type TrackedToolCall } from "./tool-calls.js";
 import { toPromptResponse, Turn } from "./turn.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
-import { TitleWatcher } from "./titles.js";
+import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
 
 /** After session/cancel the prompt is answered `cancelled` within this time at the latest. */
@@ -154,7 +154,11 @@ export class Session {
       compacted: (tokens) => this.sendUsage(this.usage.compacted(tokens)),
     });
     this.titles = new TitleWatcher(
-      () => options.transcripts.info(this.claudeSessionId, this.cwd),
+      {
+        info: () => options.transcripts.info(this.claudeSessionId, this.cwd),
+        generate: async (description) => this.query?.generateTitle(description),
+        titlesItself: claudeTitlesItself(options.env),
+      },
       (title, updatedAt) => options.client.updateSessionInfo({ title, updatedAt }),
     );
     const context = { cwd: options.cwd };
@@ -297,9 +301,10 @@ export class Session {
     this.stream.endTurn();
   }
 
-  /** Tells the client which slash commands it can offer. */
-  async announceCommands(): Promise<void> {
+  /** Tells the client which slash commands it can offer, and the conversation's title. */
+  async announce(): Promise<void> {
     if (!this.initialization) return;
+    if (this.options.resume) void this.titles.afterOpen();
     await this.options.client.updateAvailableCommands(
       availableCommands(this.initialization.commands),
     );

@@ -1,31 +1,59 @@
 import type { ClaudeSessionInfo } from "../claude/transcripts.js";
 import { log } from "../logger.js";
+import { cleanSingleLine } from "../util/text.js";
 import { producedTitle } from "./history.js";
 
 /** When, after a turn, to look for a title Claude Code produced for the conversation. */
 export const TITLE_CHECK_DELAYS_MS = [0, 2_000, 5_000, 10_000];
 
 /**
+ * Whether Claude Code titles its conversations by itself: it does not when its
+ * non-essential traffic (the title request among it) is turned off.
+ */
+export function claudeTitlesItself(env: NodeJS.ProcessEnv): boolean {
+  return !env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC;
+}
+
+export interface TitleSource {
+  /** What the transcript says about the conversation (its title, its first prompt). */
+  info(): Promise<ClaudeSessionInfo | undefined>;
+  /** Claude Code titles the conversation from its first prompt and saves the title. */
+  generate(description: string): Promise<string | undefined>;
+  /** Whether Claude Code titles the conversation without being asked. */
+  readonly titlesItself: boolean;
+}
+
+/**
  * Claude Code writes its title for a conversation on its own time, often just after a
  * turn: the watcher looks at the end of each turn and a few times after, and publishes a
- * title once it exists or changes.
+ * title once it exists or changes. A conversation Claude Code does not title gets one
+ * generated the way Claude Code does it: at once when Claude Code never titles, at the
+ * last look when it could have but did not, and when a session is loaded or resumed.
  */
 export class TitleWatcher {
   private published: string | undefined;
+  /** A title is generated once per conversation (it is saved, later looks find it). */
+  private generated = false;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
-    private readonly info: () => Promise<ClaudeSessionInfo | undefined>,
+    private readonly source: TitleSource,
     private readonly publish: (title: string, updatedAt: string) => Promise<void>,
   ) {}
 
   afterTurn(): void {
     this.stop();
-    this.timers = TITLE_CHECK_DELAYS_MS.map((delay) => {
-      const timer = setTimeout(() => void this.check(), delay);
+    this.timers = TITLE_CHECK_DELAYS_MS.map((delay, i) => {
+      const last = i === TITLE_CHECK_DELAYS_MS.length - 1;
+      const timer = setTimeout(() => void this.check(!this.source.titlesItself || last), delay);
       timer.unref();
       return timer;
     });
+  }
+
+  /** A loaded or resumed session: its title, generated if the conversation has none. */
+  async afterOpen(): Promise<void> {
+    await this.check(true);
   }
 
   stop(): void {
@@ -33,10 +61,15 @@ export class TitleWatcher {
     this.timers = [];
   }
 
-  private async check(): Promise<void> {
+  private async check(generateIfMissing: boolean): Promise<void> {
     try {
-      const info = await this.info();
-      const title = producedTitle(info);
+      const info = await this.source.info();
+      let title = producedTitle(info);
+      const description = info?.firstPrompt ?? info?.summary;
+      if (!title && generateIfMissing && !this.generated && description) {
+        this.generated = true;
+        title = cleanSingleLine((await this.source.generate(description)) ?? "") || undefined;
+      }
       if (!title || title === this.published) return;
       this.published = title;
       await this.publish(title, new Date(info?.lastModified ?? Date.now()).toISOString());

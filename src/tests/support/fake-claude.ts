@@ -114,6 +114,15 @@ export class FakeClaudeQuery implements ClaudeQuery {
     return Promise.resolve(this.model ?? this.options.model ?? "default");
   }
 
+  /** What generateTitle() answers, and the descriptions it was asked about. */
+  generatedTitle = "Generated title";
+  titleRequests: string[] = [];
+
+  generateTitle(description: string): Promise<string> {
+    this.titleRequests.push(description);
+    return Promise.resolve(this.generatedTitle);
+  }
+
   /** The process is killed: it ends without a word. */
   terminate(): void {
     this.terminated = true;
