@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import type {
   ContentBlock,
@@ -21,8 +20,6 @@ import type {
   PermissionResult,
   SDKMessage,
   SDKResultMessage,
-  SDKUserMessage,
-  UserContentBlock,
 } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
@@ -31,8 +28,7 @@ import { createCanUseTool } from "../permissions/request.js";
 import { HANDOFF_DENIAL, implementPlanPrompt, type PlanHandoff } from "../plan/handoff.js";
 import { PlanFileTracker, plansDirectory } from "../plan/plan-file.js";
 import { askQuestions } from "../questions/ask.js";
-import { claudeCodeMeta } from "../tools/tool-call.js";
-import { TimeoutError, withTimeout } from "../util/timeout.js";
+import { withTimeout } from "../util/timeout.js";
 import { hostQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
 import { availableCommands } from "./commands.js";
@@ -47,16 +43,13 @@ import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
 import { promptToClaude } from "./prompt.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
-import { ToolCallTracker, type TrackedToolCall } from "./tool-calls.js";
-import { toPromptResponse, Turn } from "./turn.js";
+import { ToolCallTracker } from "./tool-calls.js";
+import type { Turn } from "./turn.js";
+import { TurnQueue, UNFINISHED, userMessage } from "./turn-queue.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
 
-/** After session/cancel the prompt is answered `cancelled` within this time at the latest. */
-export const CANCEL_GRACE_MS = 1_500;
-/** A cancelled turn that Claude Code has not stopped by then costs it its process. */
-export const STOP_TIMEOUT_MS = 10_000;
 /** How long reading Claude Code's current model after a turn may take. */
 const MODEL_CHECK_TIMEOUT_MS = 2_000;
 /** How long Claude Code may take to start. */
@@ -87,13 +80,6 @@ export interface SessionOptions {
   earlier?: readonly string[];
 }
 
-/** Why a tool call still open at the end of a turn is closed (conventions.md). */
-const UNFINISHED = {
-  cancelled: "The turn was cancelled before this tool call returned a result.",
-  notRun: "Claude stopped this tool call before it ran.",
-  noResult: "Claude ended the turn without returning a result for this tool.",
-} as const;
-
 /**
  * One ACP session: one private Claude Code conversation at a time. Prompts run one at a
  * time in arrival order, each after any turn Claude Code started itself; the consumer
@@ -107,9 +93,7 @@ export class Session {
   private claudeSessionId: string;
   /** True once a prompt reached Claude Code, so a restart resumes the transcript. */
   private hasTranscript = false;
-  private current: Turn | undefined;
-  private readonly queued = new Set<Turn>();
-  private chain: Promise<void> = Promise.resolve();
+  private readonly turns: TurnQueue;
   private closed = false;
   private readonly tools = new ToolCallTracker();
   private readonly stream: StreamTranslator;
@@ -129,7 +113,7 @@ export class Session {
   private readonly consumer = new ClaudeMessageConsumer(
     {
       isLive: (query) => this.query === query,
-      userTurn: () => (this.current?.isFinished ? undefined : this.current),
+      userTurn: () => (this.turns.current?.isFinished ? undefined : this.turns.current),
       heard: () => this.watchdog.heard(),
       endUserTurn: (turn, result) => this.endTurn(turn, result),
       endOwnTurn: (result) => this.endOwnTurn(result),
@@ -168,16 +152,32 @@ export class Session {
       () => this.query,
       (query, error) => this.onHung(query, error),
     );
+    this.turns = new TurnQueue({
+      id: () => this.id,
+      closed: () => this.closed,
+      client: options.client,
+      tools: this.tools,
+      stream: this.stream,
+      activity: this.activity,
+      watchdog: this.watchdog,
+      query: () => this.query,
+      liveQuery: () => this.query ?? this.startQuery(this.configuration?.current.mode ?? "default"),
+      promptSent: () => (this.hasTranscript = true),
+      restartQuery: () => this.restartQuery(),
+      busy: () => this.cancelIdleClose(),
+      idle: () => this.scheduleIdleClose(),
+      send: (update) => this.send(update),
+    });
     const canUseTool = createCanUseTool({
       client: options.client,
       tools: this.tools,
       context,
       homeDir: options.env.HOME || homedir(),
-      turnSignal: () => this.current?.abort.signal,
+      turnSignal: () => this.turns.current?.abort.signal,
       workingDirectories: () => [options.cwd, ...options.additionalDirectories],
       planContext: () => ({
         availableModes: this.configuration?.availableModeIds() ?? new Set(),
-        planText: this.current?.planText ?? "",
+        planText: this.turns.current?.planText ?? "",
         ...(this.usage.usedPercent() === undefined
           ? {}
           : { contextUsedPercent: this.usage.usedPercent() }),
@@ -297,7 +297,7 @@ export class Session {
       const messages = await this.options.transcripts.messages(conversation, this.cwd);
       for (const message of messages) await this.stream.replay(message);
     }
-    await this.closeOpenToolCalls(() => UNFINISHED.noResult);
+    await this.turns.closeOpenToolCalls(() => UNFINISHED.noResult);
     this.stream.endTurn();
   }
 
@@ -315,32 +315,12 @@ export class Session {
    * `signal` (the request's own cancellation) cancels this prompt only.
    */
   async prompt(blocks: readonly ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
-    const content = promptToClaude(blocks);
-    if (this.closed) throw new ClaudeProcessExitedError("The session is closed.");
-    const turn = new Turn();
-    this.queued.add(turn);
-    signal?.addEventListener("abort", () => this.cancelTurn(turn), { once: true });
-    this.cancelIdleClose();
-    const run = this.chain.then(() => this.runTurn(turn, content));
-    this.chain = run.catch((error: unknown) => log.error("turn failed", error));
-    return toPromptResponse(await turn.outcome, turn.usage);
+    return this.turns.prompt(promptToClaude(blocks), signal);
   }
 
   /** Cancels the running prompt and the ones queued behind it. */
   cancel(): void {
-    for (const turn of this.queued) turn.cancel();
-    if (this.current) this.cancelTurn(this.current);
-  }
-
-  /** Cancels one turn: a queued one never runs, the running one is interrupted. */
-  private cancelTurn(turn: Turn): void {
-    if (turn !== this.current) return turn.cancel();
-    if (turn.isSettled || turn.cancelRequested) return;
-    turn.cancel();
-    if (this.query) this.watchdog.interrupted(this.query, this.query.interrupt());
-    setTimeout(() => {
-      if (!turn.isSettled) void this.settle(turn, { stopReason: "cancelled" });
-    }, CANCEL_GRACE_MS).unref();
+    this.turns.cancel();
   }
 
   /** Cancels everything and ends the Claude process. Closing twice is harmless. */
@@ -356,39 +336,6 @@ export class Session {
     query?.close();
   }
 
-  private async runTurn(turn: Turn, content: UserContentBlock[]): Promise<void> {
-    // A turn Claude Code started itself runs to its end first; the prompt stays queued
-    // (cancellable as such) meanwhile, and then gets a turn and a reply of its own.
-    await this.activity.untilOwnTurnEnds(turn.abort.signal);
-    this.queued.delete(turn);
-    if (turn.cancelRequested || this.closed) {
-      turn.settle({ stopReason: "cancelled" });
-      turn.finish();
-      return;
-    }
-    const query = this.query ?? this.startQuery(this.configuration?.current.mode ?? "default");
-    this.current = turn;
-    this.hasTranscript = true;
-    turn.prompt = content;
-    try {
-      query.send(userMessage(content, turn));
-      this.watchdog.watch();
-      await turn.outcome;
-      await withTimeout(turn.finished, STOP_TIMEOUT_MS, "Stopping the turn");
-    } catch (error) {
-      if (!(error instanceof TimeoutError)) throw error;
-      // Claude Code did not stop: replace its process; the transcript survives.
-      log.warn(`session ${this.id}: Claude Code did not stop; restarting it`);
-      this.restartQuery();
-      turn.finish();
-    } finally {
-      this.watchdog.unwatch();
-      this.current = undefined;
-      this.stream.endTurn();
-      this.scheduleIdleClose();
-    }
-  }
-
   /**
    * An idle session gives its Claude process back after the idle time; the next prompt
    * resumes the conversation from its transcript, in the same mode and model.
@@ -399,7 +346,7 @@ export class Session {
     if (idleTimeoutMs <= 0 || this.closed) return;
     this.idleTimer = setTimeout(() => {
       // Background work (a subagent, a command) would die with the process.
-      if (this.current || this.queued.size || !this.query || this.activity.busy) return;
+      if (this.turns.busy || !this.query || this.activity.busy) return;
       log.debug(`session ${this.id}: idle; closing its Claude Code process`);
       this.restartQuery();
     }, idleTimeoutMs);
@@ -447,7 +394,7 @@ export class Session {
 
   /** A message that is neither a result nor a system message: session updates. */
   private async show(message: Exclude<SDKMessage, SystemMessage | SDKResultMessage>) {
-    const turn = this.current?.isFinished ? undefined : this.current;
+    const turn = this.turns.current?.isFinished ? undefined : this.turns.current;
     if (message.type === "assistant" && !message.parent_tool_use_id) {
       if (message.error && turn) turn.apiError = message.error;
       // Claude Code's synthetic error message: the error reaches the client as the
@@ -478,7 +425,7 @@ export class Session {
     }
     await this.followModel();
     if (!turn.isSettled) await this.sendUsage(this.usage.update());
-    await this.settle(turn, outcomeOfResult(result, turn));
+    await this.turns.settle(turn, outcomeOfResult(result, turn));
     turn.finish();
     this.titles.afterTurn();
   }
@@ -497,17 +444,17 @@ export class Session {
       );
     }
     await this.sendUsage(this.usage.update());
-    if (!this.current || this.current.isFinished) {
+    if (!this.turns.current || this.turns.current.isFinished) {
       this.stream.endTurn();
-      await this.closeOpenToolCalls(() => UNFINISHED.noResult);
+      await this.turns.closeOpenToolCalls(() => UNFINISHED.noResult);
     }
     this.titles.afterTurn();
   }
 
   /** Before an ask is built: ExitPlanMode needs the complete plan for its options. */
   private async beforeAsk(toolName: string, input: Record<string, unknown>): Promise<void> {
-    if (toolName === "ExitPlanMode" && this.current) {
-      this.current.planText = await this.planFile.planText(input);
+    if (toolName === "ExitPlanMode" && this.turns.current) {
+      this.turns.current.planText = await this.planFile.planText(input);
     }
   }
 
@@ -517,7 +464,7 @@ export class Session {
     toolUse: { id: string; name: string; input: Record<string, unknown> },
   ): Promise<PermissionResult | undefined> {
     if (effect.type !== "exitPlan") return undefined;
-    const turn = this.current;
+    const turn = this.turns.current;
     if (effect.clearContext && turn) {
       turn.handoff = { plan: turn.planText ?? "", mode: effect.mode, toolUseId: toolUse.id };
       this.tools.completeSilently(toolUse.id);
@@ -570,35 +517,6 @@ export class Session {
     if (usage) await this.send(() => this.options.client.updateUsage(usage));
   }
 
-  /** Closes what is still open, then answers the prompt. */
-  private async settle(turn: Turn, outcome: TurnOutcome): Promise<void> {
-    if (turn.isSettled) return;
-    await this.closeOpenToolCalls((call) =>
-      turn.cancelRequested
-        ? UNFINISHED.cancelled
-        : call.status === "pending"
-          ? UNFINISHED.notRun
-          : UNFINISHED.noResult,
-    );
-    turn.settle(outcome);
-  }
-
-  /** Tool calls still open are closed as failed, saying why: none is left pending. */
-  private async closeOpenToolCalls(reason: (call: TrackedToolCall) => string): Promise<void> {
-    for (const call of this.tools.open()) {
-      const text = reason(call);
-      call.status = "failed";
-      await this.send(() =>
-        this.options.client.updateToolCall({
-          toolCallId: call.id,
-          status: "failed",
-          _meta: claudeCodeMeta(call),
-          content: [{ type: "content", content: { type: "text", text } }],
-        }),
-      );
-    }
-  }
-
   /** A process that stopped answering is ended, and the session recovers as after a crash. */
   private onHung(query: ClaudeQuery, error: ClaudeNotRespondingError): void {
     log.warn(`session ${this.id}: ${error.message}`);
@@ -618,7 +536,7 @@ export class Session {
     query.close();
     // A replaced process ending late says nothing about the live one.
     if (!active && this.query) return;
-    const turn = this.current;
+    const turn = this.turns.current;
     if (!turn || turn.isFinished) return;
     // A process that died before it said anything for this turn (e.g. an idle process
     // that ended just as the prompt came) never saw the prompt: resume and send it again.
@@ -643,19 +561,7 @@ export class Session {
                   "The next prompt resumes the conversation.",
               ),
         };
-    await this.settle(turn, outcome);
+    await this.turns.settle(turn, outcome);
     turn.finish();
   }
-}
-
-/** A user message of `turn`, under an id of its own that Claude Code's result names. */
-function userMessage(content: UserContentBlock[], turn: Turn): SDKUserMessage {
-  const uuid = randomUUID();
-  turn.sentIds.add(uuid);
-  return {
-    type: "user",
-    message: { role: "user", content },
-    parent_tool_use_id: null,
-    uuid,
-  };
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { methods, RequestError } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLIENT_FAILED, TOOL_USE_ABORTED, UNKNOWN_OPTION } from "../permissions/messages.js";
-import { CANCEL_GRACE_MS } from "../session/session.js";
+import { CANCEL_GRACE_MS } from "../session/turn-queue.js";
 import {
   fakeClaude,
   result,

@@ -1,0 +1,178 @@
+import { randomUUID } from "node:crypto";
+import type { PromptResponse } from "@agentclientprotocol/sdk";
+import type { SessionClient } from "../acp/session-client.js";
+import type { ClaudeQuery } from "../claude/query.js";
+import type { SDKUserMessage, UserContentBlock } from "../claude/types.js";
+import { ClaudeProcessExitedError } from "../errors.js";
+import { log } from "../logger.js";
+import { claudeCodeMeta } from "../tools/tool-call.js";
+import { TimeoutError, withTimeout } from "../util/timeout.js";
+import type { ClaudeActivity } from "./claude-activity.js";
+import type { TurnOutcome } from "./outcome.js";
+import type { StreamTranslator } from "./stream.js";
+import type { ToolCallTracker, TrackedToolCall } from "./tool-calls.js";
+import { toPromptResponse, Turn } from "./turn.js";
+import type { Watchdog } from "./watchdog.js";
+
+/** After session/cancel the prompt is answered `cancelled` within this time at the latest. */
+export const CANCEL_GRACE_MS = 1_500;
+/** A cancelled turn that Claude Code has not stopped by then costs it its process. */
+export const STOP_TIMEOUT_MS = 10_000;
+
+/** Why a tool call still open at the end of a turn is closed (conventions.md). */
+export const UNFINISHED = {
+  cancelled: "The turn was cancelled before this tool call returned a result.",
+  notRun: "Claude stopped this tool call before it ran.",
+  noResult: "Claude ended the turn without returning a result for this tool.",
+} as const;
+
+/** What the queue needs from its session. */
+export interface TurnQueueHost {
+  id(): string;
+  closed(): boolean;
+  readonly client: SessionClient;
+  readonly tools: ToolCallTracker;
+  readonly stream: StreamTranslator;
+  readonly activity: ClaudeActivity;
+  readonly watchdog: Watchdog;
+  /** The live Claude process, if any. */
+  query(): ClaudeQuery | undefined;
+  /** The live process, started (resuming the transcript) if there is none. */
+  liveQuery(): ClaudeQuery;
+  /** A prompt reached Claude Code: a restart resumes the transcript from now on. */
+  promptSent(): void;
+  /** Replaces the process (the transcript survives). */
+  restartQuery(): void;
+  /** The session is busy (a prompt came) or idle again (a turn ended). */
+  busy(): void;
+  idle(): void;
+  /** Sends an update; a client that went away is logged, not fatal to the turn. */
+  send(update: () => Promise<void>): Promise<void>;
+}
+
+/**
+ * The session's prompts: they run one at a time in arrival order, each after any turn
+ * Claude Code started itself; a cancelled one is answered within the grace time, and
+ * what a turn leaves open is closed before its prompt is answered.
+ */
+export class TurnQueue {
+  /** The prompt Claude Code is answering. */
+  current: Turn | undefined;
+  private readonly queued = new Set<Turn>();
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly host: TurnQueueHost) {}
+
+  /** Whether a prompt runs or waits. */
+  get busy(): boolean {
+    return !!this.current || this.queued.size > 0;
+  }
+
+  /**
+   * Queues a prompt; it runs after the ones before it and resolves with its stop reason.
+   * `signal` (the request's own cancellation) cancels this prompt only.
+   */
+  async prompt(content: UserContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
+    if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
+    const turn = new Turn();
+    this.queued.add(turn);
+    signal?.addEventListener("abort", () => this.cancelTurn(turn), { once: true });
+    this.host.busy();
+    const run = this.chain.then(() => this.runTurn(turn, content));
+    this.chain = run.catch((error: unknown) => log.error("turn failed", error));
+    return toPromptResponse(await turn.outcome, turn.usage);
+  }
+
+  /** Cancels the running prompt and the ones queued behind it. */
+  cancel(): void {
+    for (const turn of this.queued) turn.cancel();
+    if (this.current) this.cancelTurn(this.current);
+  }
+
+  /** Cancels one turn: a queued one never runs, the running one is interrupted. */
+  private cancelTurn(turn: Turn): void {
+    if (turn !== this.current) return turn.cancel();
+    if (turn.isSettled || turn.cancelRequested) return;
+    turn.cancel();
+    const query = this.host.query();
+    if (query) this.host.watchdog.interrupted(query, query.interrupt());
+    setTimeout(() => {
+      if (!turn.isSettled) void this.settle(turn, { stopReason: "cancelled" });
+    }, CANCEL_GRACE_MS).unref();
+  }
+
+  private async runTurn(turn: Turn, content: UserContentBlock[]): Promise<void> {
+    const { host } = this;
+    // A turn Claude Code started itself runs to its end first; the prompt stays queued
+    // (cancellable as such) meanwhile, and then gets a turn and a reply of its own.
+    await host.activity.untilOwnTurnEnds(turn.abort.signal);
+    this.queued.delete(turn);
+    if (turn.cancelRequested || host.closed()) {
+      turn.settle({ stopReason: "cancelled" });
+      turn.finish();
+      return;
+    }
+    const query = host.liveQuery();
+    this.current = turn;
+    host.promptSent();
+    turn.prompt = content;
+    try {
+      query.send(userMessage(content, turn));
+      host.watchdog.watch();
+      await turn.outcome;
+      await withTimeout(turn.finished, STOP_TIMEOUT_MS, "Stopping the turn");
+    } catch (error) {
+      if (!(error instanceof TimeoutError)) throw error;
+      // Claude Code did not stop: replace its process; the transcript survives.
+      log.warn(`session ${host.id()}: Claude Code did not stop; restarting it`);
+      host.restartQuery();
+      turn.finish();
+    } finally {
+      host.watchdog.unwatch();
+      this.current = undefined;
+      host.stream.endTurn();
+      host.idle();
+    }
+  }
+
+  /** Closes what is still open, then answers the prompt. */
+  async settle(turn: Turn, outcome: TurnOutcome): Promise<void> {
+    if (turn.isSettled) return;
+    await this.closeOpenToolCalls((call) =>
+      turn.cancelRequested
+        ? UNFINISHED.cancelled
+        : call.status === "pending"
+          ? UNFINISHED.notRun
+          : UNFINISHED.noResult,
+    );
+    turn.settle(outcome);
+  }
+
+  /** Tool calls still open are closed as failed, saying why: none is left pending. */
+  async closeOpenToolCalls(reason: (call: TrackedToolCall) => string): Promise<void> {
+    for (const call of this.host.tools.open()) {
+      const text = reason(call);
+      call.status = "failed";
+      await this.host.send(() =>
+        this.host.client.updateToolCall({
+          toolCallId: call.id,
+          status: "failed",
+          _meta: claudeCodeMeta(call),
+          content: [{ type: "content", content: { type: "text", text } }],
+        }),
+      );
+    }
+  }
+}
+
+/** A user message of `turn`, under an id of its own that Claude Code's result names. */
+export function userMessage(content: UserContentBlock[], turn: Turn): SDKUserMessage {
+  const uuid = randomUUID();
+  turn.sentIds.add(uuid);
+  return {
+    type: "user",
+    message: { role: "user", content },
+    parent_tool_use_id: null,
+    uuid,
+  };
+}
