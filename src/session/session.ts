@@ -14,19 +14,12 @@ import type {
   ClaudeQueryOptions,
   StartClaudeQuery,
 } from "../claude/query.js";
-import type {
-  CanUseTool,
-  McpServerConfig,
-  PermissionResult,
-  SDKMessage,
-  SDKResultMessage,
-} from "../claude/types.js";
+import type { CanUseTool, McpServerConfig, SDKMessage, SDKResultMessage } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
-import type { PermissionEffect } from "../permissions/choices.js";
 import { createCanUseTool } from "../permissions/request.js";
-import { HANDOFF_DENIAL, implementPlanPrompt, type PlanHandoff } from "../plan/handoff.js";
-import { PlanFileTracker, plansDirectory } from "../plan/plan-file.js";
+import type { PlanHandoff } from "../plan/handoff.js";
+import { plansDirectory } from "../plan/plan-file.js";
 import { askQuestions } from "../questions/ask.js";
 import { withTimeout } from "../util/timeout.js";
 import { hostQueryOptions } from "./claude-env.js";
@@ -46,6 +39,7 @@ import { StreamTranslator } from "./stream.js";
 import { ToolCallTracker } from "./tool-calls.js";
 import type { Turn } from "./turn.js";
 import { TurnQueue, UNFINISHED, userMessage } from "./turn-queue.js";
+import { PlanHandoffs } from "./plan-handoffs.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
@@ -99,7 +93,7 @@ export class Session {
   private readonly stream: StreamTranslator;
   private readonly canUseTool: CanUseTool;
   private readonly usage = new UsageTracker();
-  private readonly planFile: PlanFileTracker;
+  private readonly plans: PlanHandoffs;
   private configuration: SessionConfiguration | undefined;
   private initialization: ClaudeInitialization | undefined;
   private claudeCapabilities: readonly string[] = [];
@@ -129,7 +123,16 @@ export class Session {
     this.cwd = options.cwd;
     this.claudeSessionId = options.resume ?? options.id;
     this.hasTranscript = options.resume !== undefined;
-    this.planFile = new PlanFileTracker(plansDirectory(options.env));
+    this.plans = new PlanHandoffs(
+      {
+        currentTurn: () => this.turns.current,
+        tools: this.tools,
+        configuration: () => this.requireConfiguration(),
+        send: (update) => this.send(update),
+        newConversation: (mode) => this.newConversation(mode),
+      },
+      plansDirectory(options.env),
+    );
     this.systemMessages = new SystemMessages({
       client: options.client,
       configuration: () => this.requireConfiguration(),
@@ -182,8 +185,8 @@ export class Session {
           ? {}
           : { contextUsedPercent: this.usage.usedPercent() }),
       }),
-      beforeAsk: (toolName, input) => this.beforeAsk(toolName, input),
-      onSelected: (effect, toolUse) => this.onSelected(effect, toolUse),
+      beforeAsk: (toolName, input) => this.plans.beforeAsk(toolName, input),
+      onSelected: (effect, toolUse) => this.plans.onSelected(effect, toolUse),
       askQuestions: options.client.supportsFormElicitation
         ? (toolUse, signal) =>
             askQuestions(
@@ -401,11 +404,7 @@ export class Session {
       // prompt's JSON-RPC error, not as words from Claude.
       // In a turn Claude Code started itself, its result's notice carries the error.
       if (message.error && message.message.model === SYNTHETIC_MODEL) return;
-      for (const block of message.message.content) {
-        if (block.type === "tool_use" && typeof block.input === "object" && block.input) {
-          this.planFile.observe(block.name, block.input as Record<string, unknown>);
-        }
-      }
+      this.plans.observe(message.message.content);
     }
     await this.send(() => this.stream.handle(message));
     if (message.type === "stream_event" && !message.parent_tool_use_id) {
@@ -419,10 +418,7 @@ export class Session {
   private async endTurn(turn: Turn, result: SDKResultMessage): Promise<void> {
     this.usage.observeResult(result, undefined);
     turn.usage = addTurnUsage(turn.usage, result);
-    if (turn.handoff && !turn.cancelRequested) {
-      await this.handOffPlan(turn, turn.handoff);
-      return;
-    }
+    if (await this.plans.continueTurn(turn)) return;
     await this.followModel();
     if (!turn.isSettled) await this.sendUsage(this.usage.update());
     await this.turns.settle(turn, outcomeOfResult(result, turn));
@@ -451,45 +447,16 @@ export class Session {
     this.titles.afterTurn();
   }
 
-  /** Before an ask is built: ExitPlanMode needs the complete plan for its options. */
-  private async beforeAsk(toolName: string, input: Record<string, unknown>): Promise<void> {
-    if (toolName === "ExitPlanMode" && this.turns.current) {
-      this.turns.current.planText = await this.planFile.planText(input);
-    }
-  }
-
-  /** A validated plan-mode choice: switch the mode, or hand the plan to a new conversation. */
-  private async onSelected(
-    effect: PermissionEffect,
-    toolUse: { id: string; name: string; input: Record<string, unknown> },
-  ): Promise<PermissionResult | undefined> {
-    if (effect.type !== "exitPlan") return undefined;
-    const turn = this.turns.current;
-    if (effect.clearContext && turn) {
-      turn.handoff = { plan: turn.planText ?? "", mode: effect.mode, toolUseId: toolUse.id };
-      this.tools.completeSilently(toolUse.id);
-      return { behavior: "deny", message: HANDOFF_DENIAL, interrupt: true };
-    }
-    await this.send(() => this.requireConfiguration().modeChanged(effect.mode));
-    return undefined;
-  }
-
-  /**
-   * Clear-context handoff: the old private conversation is dropped, a new one starts in
-   * the chosen mode with the plan as its first prompt, and the same ACP turn goes on.
-   */
-  private async handOffPlan(turn: Turn, handoff: PlanHandoff): Promise<void> {
-    turn.handoff = undefined;
-    turn.apiError = undefined;
-    await this.send(() => this.requireConfiguration().modeChanged(handoff.mode));
+  /** Drops the private conversation for a new one (a plan handoff); the transcript stays. */
+  private newConversation(mode: PlanHandoff["mode"]): ClaudeQuery {
     const old = this.query;
     this.claudeSessionId = continuationId(this.claudeSessionId);
     this.hasTranscript = false;
-    const query = this.startQuery(handoff.mode, { exactSessionId: true });
+    const query = this.startQuery(mode, { exactSessionId: true });
     old?.close();
     this.hasTranscript = true;
     this.stream.endTurn();
-    query.send(userMessage([{ type: "text", text: implementPlanPrompt(handoff.plan) }], turn));
+    return query;
   }
 
   /** The model option follows what Claude Code runs after a turn (`/model` in the chat, a fallback). */
