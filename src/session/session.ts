@@ -23,6 +23,7 @@ import type {
 } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
+import { SessionMcp } from "../mcp/session-mcp.js";
 import type { PermissionEffect } from "../permissions/choices.js";
 import { createCanUseTool } from "../permissions/request.js";
 import { HANDOFF_DENIAL, implementPlanPrompt, type PlanHandoff } from "../plan/handoff.js";
@@ -116,6 +117,7 @@ export class Session {
   private readonly watchdog: Watchdog;
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
   private readonly ended = new WeakSet<ClaudeQuery>();
+  private readonly mcp: SessionMcp;
 
   constructor(private readonly options: SessionOptions) {
     this.sessionId = options.id;
@@ -164,6 +166,11 @@ export class Session {
         : undefined,
     });
     this.canUseTool = this.watchdog.pausedWhileClientAnswers(canUseTool);
+    this.mcp = new SessionMcp({
+      client: options.client,
+      turnSignal: () => this.current?.abort.signal,
+      openToolCalls: () => this.tools.open(),
+    });
   }
 
   /** The ACP session id: Claude's own id of the conversation. */
@@ -391,6 +398,7 @@ export class Session {
       ...(model ? { model } : {}),
       flagSettings: configuration?.flagSettings() ?? {},
       canUseTool: this.canUseTool,
+      onElicitation: this.watchdog.pausedWhileClientAnswers(this.mcp.onElicitation),
     };
     const query = this.options.startQuery(options);
     this.query = query;
@@ -469,6 +477,9 @@ export class Session {
     switch (message.subtype) {
       case "init":
         this.claudeCapabilities = message.capabilities ?? [];
+        return;
+      case "elicitation_complete":
+        await this.send(() => this.mcp.elicitationComplete(message.elicitation_id));
         return;
       case "status":
         // Claude Code changed its mode (EnterPlanMode, an accepted setMode suggestion...).
