@@ -23,6 +23,7 @@ import type {
 } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
+import { parseMcpCommand } from "../mcp/command.js";
 import { SessionMcp } from "../mcp/session-mcp.js";
 import type { PermissionEffect } from "../permissions/choices.js";
 import { createCanUseTool } from "../permissions/request.js";
@@ -170,6 +171,7 @@ export class Session {
       client: options.client,
       turnSignal: () => this.current?.abort.signal,
       openToolCalls: () => this.tools.open(),
+      query: () => this.query,
     });
   }
 
@@ -289,6 +291,13 @@ export class Session {
   async prompt(blocks: readonly ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
     const content = promptToClaude(blocks);
     if (this.closed) throw new ClaudeProcessExitedError("The session is closed.");
+    const mcpCommand = parseMcpCommand(blocks);
+    if (mcpCommand) {
+      const mode = this.configuration?.current.mode ?? "default";
+      const answer = await this.mcp.run(mcpCommand, this.query ?? this.startQuery(mode));
+      this.scheduleIdleClose();
+      return answer;
+    }
     const turn = new Turn();
     this.queued.add(turn);
     signal?.addEventListener("abort", () => this.cancelTurn(turn), { once: true });
@@ -477,6 +486,7 @@ export class Session {
     switch (message.subtype) {
       case "init":
         this.claudeCapabilities = message.capabilities ?? [];
+        await this.send(() => this.mcp.observe(message.mcp_servers));
         return;
       case "elicitation_complete":
         await this.send(() => this.mcp.elicitationComplete(message.elicitation_id));
