@@ -6,6 +6,10 @@ import { log } from "../logger.js";
 import { describeServer, describeServers, MCP_USAGE, type McpCommand } from "./command.js";
 import { answerElicitation } from "./elicitation.js";
 
+/** How long after start servers may still be connecting before failures are reported. */
+const START_SETTLE_MS = 30_000;
+const START_POLL_MS = 250;
+
 /** Marks the agent's own messages about MCP servers, so clients can tell them from Claude's. */
 export const MCP_NOTICE_KIND = "mcpServer";
 
@@ -57,32 +61,63 @@ export class SessionMcp {
   }
 
   /**
-   * Claude Code's view of its servers (`system/init`): a server that failed is reported,
-   * with Claude Code's reason, once until it connects again.
+   * Right after the session starts, once Claude Code has tried every server (or after
+   * a while): failures are reported without waiting for a prompt.
    */
-  async observe(servers: ReadonlyArray<{ name: string; status: string }>): Promise<void> {
+  async reportStartFailures(): Promise<void> {
+    const deadline = Date.now() + START_SETTLE_MS;
+    for (;;) {
+      const query = this.context.query();
+      if (!query) return;
+      let servers: McpServerStatus[];
+      try {
+        servers = await query.mcpServerStatus();
+      } catch {
+        return; // the process ended meanwhile: its successor reports at its first turn
+      }
+      if (!servers.some((s) => s.status === "pending") || Date.now() >= deadline) {
+        return this.observe(servers, servers);
+      }
+      await new Promise((resolve) => setTimeout(resolve, START_POLL_MS));
+    }
+  }
+
+  /**
+   * Claude Code's view of its servers (`system/init`, or the status at start): a server
+   * that failed or needs authentication is reported, with Claude Code's reason, once
+   * until it connects again.
+   */
+  async observe(
+    servers: ReadonlyArray<{ name: string; status: string }>,
+    details?: readonly McpServerStatus[],
+  ): Promise<void> {
+    const fresh: Array<{ name: string; status: string }> = [];
     for (const server of servers) {
       if (server.status !== "failed" && server.status !== "needs-auth") {
         this.reported.delete(server.name);
+      } else if (!this.reported.has(server.name)) {
+        // Marked before any await: a concurrent look at the same failure stays silent.
+        this.reported.add(server.name);
+        fresh.push(server);
       }
     }
-    const fresh = servers.filter(
-      (s) => (s.status === "failed" || s.status === "needs-auth") && !this.reported.has(s.name),
-    );
     if (!fresh.length) return;
-    let details: McpServerStatus[] = [];
-    try {
-      details = (await this.context.query()?.mcpServerStatus()) ?? [];
-    } catch (error) {
-      log.warn("could not read the MCP servers' status", error);
-    }
+    const known = details ?? (await this.statusNow());
     for (const server of fresh) {
-      this.reported.add(server.name);
-      const status = details.find((d) => d.name === server.name) ?? {
+      const status = known.find((d) => d.name === server.name) ?? {
         name: server.name,
         status: server.status as McpServerStatus["status"],
       };
       await this.notice(`MCP server ${describeServer(status)}. \`/mcp\` shows every server.`);
+    }
+  }
+
+  private async statusNow(): Promise<McpServerStatus[]> {
+    try {
+      return (await this.context.query()?.mcpServerStatus()) ?? [];
+    } catch (error) {
+      log.warn("could not read the MCP servers' status", error);
+      return [];
     }
   }
 

@@ -276,12 +276,13 @@ export class Session {
     this.stream.endTurn();
   }
 
-  /** Tells the client which slash commands it can offer. */
+  /** Tells the client which slash commands it can offer, then which MCP servers failed. */
   async announceCommands(): Promise<void> {
     if (!this.initialization) return;
     await this.options.client.updateAvailableCommands(
       availableCommands(this.initialization.commands),
     );
+    void this.mcp.reportStartFailures().catch((error: unknown) => log.warn("MCP status", error));
   }
 
   /**

@@ -7,22 +7,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
-import { askingServer } from "./support/e2e-mcp/index.js";
+import { askingServer, mcpNotices } from "./support/e2e-mcp/index.js";
 import { STDIO_MCP_SERVER } from "./support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
 
 const ECHO = { name: "echo", command: process.execPath, args: [STDIO_MCP_SERVER], env: [] };
-
-/** The agent's own messages about MCP servers, in order. */
-function mcpNotices(e2e: E2E, sessionId: string): string[] {
-  return e2e.updates
-    .of(sessionId, "agent_message_chunk")
-    .filter(
-      (u) => (u._meta as { claudeCode?: { kind?: string } })?.claudeCode?.kind === "mcpServer",
-    )
-    .map((u) => (u.content.type === "text" ? u.content.text : ""));
-}
 
 /** Runs a `/mcp` command and returns the agent's answer. */
 async function mcp(e2e: E2E, sessionId: string, command: string): Promise<string | undefined> {
@@ -31,13 +21,15 @@ async function mcp(e2e: E2E, sessionId: string, command: string): Promise<string
 }
 
 describe("MCP servers' state", () => {
-  it("a server that fails to start is reported with Claude Code's reason; /mcp lists it, and reconnects it once it is fixed", async () => {
+  it("a server that fails to start is reported at once with Claude Code's reason; /mcp lists it, and reconnects it once it is fixed", async () => {
     const e2e = await startE2E();
     const config = join(e2e.cwd, "broken-server-config");
     const { sessionId } = await e2e.newSession({
       mcpServers: [askingServer(e2e, "broken", { MCP_FAIL_UNLESS: config }), ECHO],
     });
 
+    // Reported without waiting for a prompt, and only once (the first turn sees it too).
+    await e2e.updates.waitFor(sessionId, "agent_message_chunk");
     expect(await e2e.prompt(sessionId, "Hello.")).toMatchObject({ stopReason: "end_turn" });
     expect(mcpNotices(e2e, sessionId)).toEqual([
       "MCP server **broken**: failed: Connection closed. `/mcp` shows every server.",

@@ -1,6 +1,9 @@
 // Support for end-to-end tests of MCP servers as Claude Code users have them: the asking
-// stdio fixture, what it received, and the session/new entry that starts it.
+// stdio fixture, what it received, and the session/new entry that starts it; a remote
+// server that requires OAuth.
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServer } from "@agentclientprotocol/sdk";
@@ -48,4 +51,66 @@ export function elicitationAnswers(e2e: E2E, name = "asking"): unknown[] {
   return mcpReceived(e2e, name)
     .filter((m) => m.method === undefined && typeof m.id === "string")
     .map((m) => m.result ?? m.error);
+}
+
+/** The agent's own messages about MCP servers (`_meta.claudeCode.kind: "mcpServer"`), in order. */
+export function mcpNotices(e2e: E2E, sessionId: string): string[] {
+  return e2e.updates
+    .of(sessionId, "agent_message_chunk")
+    .filter(
+      (u) => (u._meta as { claudeCode?: { kind?: string } })?.claudeCode?.kind === "mcpServer",
+    )
+    .map((u) => (u.content.type === "text" ? u.content.text : ""));
+}
+
+export interface LockedMcpServer {
+  /** Streamable HTTP endpoint; every request is refused 401 with OAuth metadata. */
+  url: string;
+  /** `METHOD path` of every request, in order. */
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A remote MCP server on 127.0.0.1 that requires OAuth: the MCP endpoint answers 401
+ * pointing at its protected-resource metadata, which names itself as the authorization
+ * server (RFC 9728, RFC 8414 metadata). It authorizes no one.
+ */
+export async function startLockedMcpServer(): Promise<LockedMcpServer> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const json = (body: unknown) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    };
+    if (req.url?.startsWith("/.well-known/oauth-protected-resource")) {
+      return json({ resource: `${base}/mcp`, authorization_servers: [base] });
+    }
+    if (req.url?.startsWith("/.well-known/oauth-authorization-server")) {
+      return json({
+        issuer: base,
+        authorization_endpoint: `${base}/authorize`,
+        token_endpoint: `${base}/token`,
+        registration_endpoint: `${base}/register`,
+        response_types_supported: ["code"],
+        code_challenge_methods_supported: ["S256"],
+      });
+    }
+    res
+      .writeHead(401, {
+        "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource"`,
+      })
+      .end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
