@@ -23,7 +23,7 @@ import type {
 } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
-import { parseMcpCommand } from "../mcp/command.js";
+import { parseMcpCommand, type McpCommand } from "../mcp/command.js";
 import { SessionMcp } from "../mcp/session-mcp.js";
 import type { PermissionEffect } from "../permissions/choices.js";
 import { createCanUseTool } from "../permissions/request.js";
@@ -293,12 +293,7 @@ export class Session {
     const content = promptToClaude(blocks);
     if (this.closed) throw new ClaudeProcessExitedError("The session is closed.");
     const mcpCommand = parseMcpCommand(blocks);
-    if (mcpCommand) {
-      const mode = this.configuration?.current.mode ?? "default";
-      const answer = await this.mcp.run(mcpCommand, this.query ?? this.startQuery(mode));
-      this.scheduleIdleClose();
-      return answer;
-    }
+    if (mcpCommand) return this.runMcpCommand(mcpCommand);
     const turn = new Turn();
     this.queued.add(turn);
     signal?.addEventListener("abort", () => this.cancelTurn(turn), { once: true });
@@ -306,6 +301,21 @@ export class Session {
     const run = this.chain.then(() => this.runTurn(turn, content));
     this.chain = run.catch((error: unknown) => log.error("turn failed", error));
     return toPromptResponse(await turn.outcome, turn.usage);
+  }
+
+  /** `/mcp` waits its turn like any prompt, so its answer never lands inside another turn. */
+  private runMcpCommand(command: McpCommand): Promise<PromptResponse> {
+    const run = this.chain.then(() => {
+      if (this.closed) throw new ClaudeProcessExitedError("The session is closed.");
+      this.cancelIdleClose();
+      const mode = this.configuration?.current.mode ?? "default";
+      return this.mcp.run(command, this.query ?? this.startQuery(mode));
+    });
+    this.chain = run.then(
+      () => this.scheduleIdleClose(),
+      (error: unknown) => log.warn("/mcp failed", error),
+    );
+    return run;
   }
 
   /** Cancels the running prompt and the ones queued behind it. */
