@@ -9,7 +9,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { toolResults } from "../scripted-api/index.js";
-import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
+import { poll, startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
 import { askingServer, elicitationAnswers } from "./support/e2e-mcp/index.js";
 
 afterEach(stopAllE2E);
@@ -118,7 +118,7 @@ describe("an MCP server's form elicitation", () => {
     expect(elicitationAnswers(e2e)).toEqual([{ action: "decline" }]);
   });
 
-  it("open when the turn is cancelled, is withdrawn from the client and the turn ends cancelled", async () => {
+  it("open when the turn is cancelled, is withdrawn from the client, cancelled to the server, and the turn ends cancelled", async () => {
     const { e2e, sessionId, elicitations } = await sessionAsking(
       "ask_name",
       () => new Promise<never>(() => undefined),
@@ -132,6 +132,12 @@ describe("an MCP server's form elicitation", () => {
     expect(elicitations).toHaveLength(1);
     const withdrawn = await e2e.transcript.waitFor((e) => e.message?.method === "$/cancel_request");
     expect(withdrawn.message?.params).toMatchObject({ requestId: request.message?.id });
+    // The server is told cancel: its tool call does not wait forever either.
+    const told = await poll(
+      () => Promise.resolve(elicitationAnswers(e2e).length ? elicitationAnswers(e2e) : undefined),
+      5_000,
+    );
+    expect(told).toEqual([{ action: "cancel" }]);
   });
 });
 
