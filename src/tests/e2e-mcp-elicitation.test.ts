@@ -4,12 +4,14 @@
 // it never sees it and the server gets a decline.
 import {
   methods,
+  type ClientCapabilities,
   type CreateElicitationRequest,
   type CreateElicitationResponse,
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { toolResults } from "../scripted-api/index.js";
 import { poll, startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
+import { ZED } from "./support/client-handshakes.js";
 import { askingServer, elicitationAnswers } from "./support/e2e-mcp/index.js";
 
 afterEach(stopAllE2E);
@@ -31,7 +33,7 @@ interface Asking {
 async function sessionAsking(
   tool: string,
   answer: (request: CreateElicitationRequest) => Promise<CreateElicitationResponse>,
-  capabilities = { elicitation: { form: {}, url: {} } },
+  capabilities: ClientCapabilities = { elicitation: { form: {}, url: {} } },
 ): Promise<Asking> {
   const elicitations: CreateElicitationRequest[] = [];
   const e2e = await startE2E({
@@ -104,11 +106,11 @@ describe("an MCP server's form elicitation", () => {
     expect(elicitationAnswers(e2e)).toEqual([{ action: "cancel" }]);
   });
 
-  it("to a client without form elicitation, is never sent and is declined to the server", async () => {
+  it("to a client without form elicitation (Zed's handshake today), is never sent and is declined to the server", async () => {
     const { e2e, sessionId, elicitations } = await sessionAsking(
       "ask_name",
       () => Promise.resolve({ action: "accept", content: { name: "Ada" } }),
-      {} as { elicitation: { form: object; url: object } },
+      ZED.clientCapabilities,
     );
 
     expect(await e2e.prompt(sessionId, "Ask my name.")).toMatchObject({ stopReason: "end_turn" });
