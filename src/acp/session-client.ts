@@ -1,4 +1,5 @@
-import { cleanMultiline } from "../util/text.js";
+import { randomUUID } from "node:crypto";
+import { cleanMultiline, cleanSingleLine } from "../util/text.js";
 import {
   methods,
   type AgentContext,
@@ -7,6 +8,7 @@ import {
   type ContentBlock,
   type CreateElicitationResponse,
   type ElicitationSchema,
+  type NoticeSeverity,
   type PlanEntry,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
@@ -38,6 +40,8 @@ type Meta = Record<string, unknown>;
  * awaited by the turn that owns them: a lost update is an error, not a log line.
  */
 export class SessionClient {
+  private closed = false;
+
   constructor(
     private readonly client: AgentContext,
     private id: string,
@@ -53,7 +57,13 @@ export class SessionClient {
     this.id = sessionId;
   }
 
+  /** The session was closed: the client hears nothing more about it. */
+  close(): void {
+    this.closed = true;
+  }
+
   private update(update: SessionUpdate): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return this.client.notify(methods.client.session.update, {
       sessionId: this.sessionId,
       update,
@@ -104,6 +114,38 @@ export class SessionClient {
 
   updatePlan(entries: PlanEntry[], meta?: Meta): Promise<void> {
     return this.update({ sessionUpdate: "plan", entries, ...(meta ? { _meta: meta } : {}) });
+  }
+
+  /**
+   * Something the user should see apart from Claude's reply: a `notice` for clients that
+   * declare `session.notices`, otherwise an agent message of its own marked
+   * `_meta.claudeCode.kind` (and `severity`) so a client can style it apart.
+   */
+  async sendNotice(notice: {
+    kind: string;
+    severity: NoticeSeverity;
+    title: string;
+    description?: string;
+  }): Promise<void> {
+    const title = cleanSingleLine(notice.title);
+    const description = notice.description ? cleanMultiline(notice.description) : "";
+    if (!title) return;
+    const meta = { claudeCode: { kind: notice.kind, severity: notice.severity } };
+    if (this.capabilities.session?.notices) {
+      await this.update({
+        sessionUpdate: "notice",
+        severity: notice.severity,
+        title,
+        ...(description ? { description } : {}),
+        _meta: meta,
+      });
+      return;
+    }
+    await this.sendAgentContent(
+      { type: "text", text: description ? `${title}\n${description}\n` : `${title}\n` },
+      `notice-${randomUUID()}`,
+      meta,
+    );
   }
 
   updateUsage(usage: UsageUpdate): Promise<void> {

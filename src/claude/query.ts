@@ -43,6 +43,8 @@ export interface ClaudeQuery {
   reconnectMcpServer(name: string): Promise<void>;
   /** Enables or disables one MCP server for this process. */
   toggleMcpServer(name: string, enabled: boolean): Promise<void>;
+  /** The model Claude Code runs now (a `/model` in the chat changes it). */
+  currentModel(): Promise<string>;
   /** Ends the process now, however it is stuck: SIGTERM, SIGKILL after a grace. */
   terminate(): void;
   /** What Claude Code reported at start-up: commands, models, account. */

@@ -92,6 +92,7 @@ export function wrapQuery(
     mcpServerStatus: () => q.mcpServerStatus(),
     reconnectMcpServer: (name) => q.reconnectMcpServer(name),
     toggleMcpServer: (name, enabled) => q.toggleMcpServer(name, enabled),
+    currentModel: async () => (await q.getContextUsage({ detail: "summary" })).model,
     terminate: () => claudeProcess.terminate(),
     initialization: async () => {
       const result = await q.initializationResult();

@@ -279,6 +279,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     mcpServerStatus: async () => (await decided).mcpServerStatus(),
     reconnectMcpServer: async (name) => (await decided).reconnectMcpServer(name),
     toggleMcpServer: async (name, enabled) => (await decided).toggleMcpServer(name, enabled),
+    currentModel: async () => (await decided).currentModel(),
     terminate: () => active.terminate(),
     initialization: async () => (await decided).initialization(),
     close: () => {

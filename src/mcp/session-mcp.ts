@@ -4,13 +4,14 @@ import type { ClaudeQuery, OnMcpElicitation } from "../claude/query.js";
 import type { McpServerStatus } from "../claude/types.js";
 import { log } from "../logger.js";
 import { describeServer, describeServers, MCP_USAGE, type McpCommand } from "./command.js";
+import { mcpServerNotice } from "../session/notices.js";
 import { answerElicitation } from "./elicitation.js";
 
 /** How long after start servers may still be connecting before failures are reported. */
 const START_SETTLE_MS = 30_000;
 const START_POLL_MS = 250;
 
-/** Marks the agent's own messages about MCP servers, so clients can tell them from Claude's. */
+/** Marks the agent's answers to `/mcp`, so clients can tell them from Claude's words. */
 export const MCP_NOTICE_KIND = "mcpServer";
 
 export interface SessionMcpContext {
@@ -108,7 +109,7 @@ export class SessionMcp {
         name: server.name,
         status: server.status as McpServerStatus["status"],
       };
-      await this.notice(`MCP server ${describeServer(status)}. \`/mcp\` shows every server.`);
+      await this.context.client.sendNotice(mcpServerNotice(status));
     }
   }
 
@@ -123,7 +124,7 @@ export class SessionMcp {
 
   /** Runs `/mcp`: the answer is the agent's message, the turn ends at once. */
   async run(command: McpCommand, query: ClaudeQuery): Promise<PromptResponse> {
-    await this.notice(await this.outcome(command, query));
+    await this.answer(await this.outcome(command, query));
     return { stopReason: "end_turn" };
   }
 
@@ -145,7 +146,7 @@ export class SessionMcp {
     return now ? describeServer(now) : `"${name}" is gone.`;
   }
 
-  private notice(text: string): Promise<void> {
+  private answer(text: string): Promise<void> {
     return this.context.client.sendAgentText(text, undefined, {
       claudeCode: { kind: MCP_NOTICE_KIND },
     });

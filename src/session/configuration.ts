@@ -137,6 +137,19 @@ export class SessionConfiguration {
   }
 
   /** Claude Code (or a plan-mode choice) changed the mode: record and publish it. */
+  /**
+   * Claude Code runs `model` (a resolved id, an alias or a name) after a change the
+   * client did not make (`/model` in the chat, a fallback): the model option follows.
+   */
+  async modelReported(model: string): Promise<void> {
+    const wanted = model.trim().toLowerCase();
+    const current = currentModelInfo(this.state, this.models);
+    const names = [this.state.model, current?.value, current?.resolvedModel];
+    if (!wanted || names.some((name) => name?.toLowerCase() === wanted)) return;
+    this.state.model = resolveModelValue(model, this.models)?.value ?? model;
+    await this.publish.optionsChanged(this.options());
+  }
+
   async modeChanged(mode: PermissionMode): Promise<void> {
     if (this.state.mode === mode) return;
     this.state.mode = mode;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import type {
   ContentBlock,
@@ -19,6 +20,7 @@ import type {
   PermissionResult,
   SDKMessage,
   SDKResultMessage,
+  SDKUserMessage,
   UserContentBlock,
 } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
@@ -33,7 +35,11 @@ import { askQuestions } from "../questions/ask.js";
 import { claudeCodeMeta } from "../tools/tool-call.js";
 import { TimeoutError, withTimeout } from "../util/timeout.js";
 import { hostQueryOptions } from "./claude-env.js";
+import { ClaudeActivity } from "./claude-activity.js";
 import { availableCommands } from "./commands.js";
+import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
+import { turnFailedNotice } from "./notices.js";
+import { SystemMessages } from "./system-messages.js";
 import { continuationId } from "./continuations.js";
 import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-options.js";
 import { SessionConfiguration } from "./configuration.js";
@@ -48,12 +54,12 @@ import { addTurnUsage, UsageTracker } from "./usage.js";
 import { TitleWatcher } from "./titles.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
 
-type SDKSystemMessage = Extract<SDKMessage, { type: "system" }>;
-
 /** After session/cancel the prompt is answered `cancelled` within this time at the latest. */
 export const CANCEL_GRACE_MS = 1_500;
 /** A cancelled turn that Claude Code has not stopped by then costs it its process. */
 export const STOP_TIMEOUT_MS = 10_000;
+/** How long reading Claude Code's current model after a turn may take. */
+const MODEL_CHECK_TIMEOUT_MS = 2_000;
 /** How long Claude Code may take to start. */
 export const START_TIMEOUT_MS = 60_000;
 
@@ -91,7 +97,8 @@ const UNFINISHED = {
 
 /**
  * One ACP session: one private Claude Code conversation at a time. Prompts run one at a
- * time in arrival order; every Claude message is dispatched to the turn that owns it.
+ * time in arrival order, each after any turn Claude Code started itself; the consumer
+ * hands every Claude message to the turn that owns it, or shows it between turns.
  */
 export class Session {
   private sessionId: string;
@@ -119,6 +126,21 @@ export class Session {
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
   private readonly ended = new WeakSet<ClaudeQuery>();
   private readonly mcp: SessionMcp;
+  private readonly systemMessages: SystemMessages;
+  private readonly activity = new ClaudeActivity(() => this.scheduleIdleClose());
+  private readonly consumer = new ClaudeMessageConsumer(
+    {
+      isLive: (query) => this.query === query,
+      userTurn: () => (this.current?.isFinished ? undefined : this.current),
+      heard: () => this.watchdog.heard(),
+      endUserTurn: (turn, result) => this.endTurn(turn, result),
+      endOwnTurn: (result) => this.endOwnTurn(result),
+      system: (message) => this.systemMessages.handle(message),
+      show: (message) => this.show(message),
+      ended: (query, failure) => this.onQueryEnded(query, failure),
+    },
+    this.activity,
+  );
 
   constructor(private readonly options: SessionOptions) {
     this.sessionId = options.id;
@@ -126,6 +148,14 @@ export class Session {
     this.claudeSessionId = options.resume ?? options.id;
     this.hasTranscript = options.resume !== undefined;
     this.planFile = new PlanFileTracker(plansDirectory(options.env));
+    this.systemMessages = new SystemMessages({
+      client: options.client,
+      configuration: () => this.requireConfiguration(),
+      capabilitiesReported: (capabilities) => (this.claudeCapabilities = capabilities),
+      mcpServersReported: (servers) => this.mcp.observe(servers),
+      elicitationComplete: (id) => this.mcp.elicitationComplete(id),
+      send: (update) => this.send(update),
+    });
     this.titles = new TitleWatcher(
       () => options.transcripts.info(this.claudeSessionId, this.cwd),
       (title, updatedAt) => options.client.updateSessionInfo({ title, updatedAt }),
@@ -342,12 +372,16 @@ export class Session {
     this.titles.stop();
     this.cancel();
     this.closed = true;
+    this.options.client.close();
     const query = this.query;
     this.query = undefined;
     query?.close();
   }
 
   private async runTurn(turn: Turn, content: UserContentBlock[]): Promise<void> {
+    // A turn Claude Code started itself runs to its end first; the prompt stays queued
+    // (cancellable as such) meanwhile, and then gets a turn and a reply of its own.
+    await this.activity.untilOwnTurnEnds(turn.abort.signal);
     this.queued.delete(turn);
     if (turn.cancelRequested || this.closed) {
       turn.settle({ stopReason: "cancelled" });
@@ -359,7 +393,7 @@ export class Session {
     this.hasTranscript = true;
     turn.prompt = content;
     try {
-      query.send(userMessage(content));
+      query.send(userMessage(content, turn));
       this.watchdog.watch();
       await turn.outcome;
       await withTimeout(turn.finished, STOP_TIMEOUT_MS, "Stopping the turn");
@@ -386,7 +420,8 @@ export class Session {
     const { idleTimeoutMs } = this.options;
     if (idleTimeoutMs <= 0 || this.closed) return;
     this.idleTimer = setTimeout(() => {
-      if (this.current || this.queued.size || !this.query) return;
+      // Background work (a subagent, a command) would die with the process.
+      if (this.current || this.queued.size || !this.query || this.activity.busy) return;
       log.debug(`session ${this.id}: idle; closing its Claude Code process`);
       this.restartQuery();
     }, idleTimeoutMs);
@@ -423,7 +458,7 @@ export class Session {
     const query = this.options.startQuery(options);
     this.query = query;
     this.usage.startNewProcess();
-    void this.pump(query);
+    void this.consumer.consume(query);
     return query;
   }
 
@@ -433,37 +468,14 @@ export class Session {
     query?.close();
   }
 
-  private async pump(query: ClaudeQuery): Promise<void> {
-    let failure: unknown;
-    try {
-      for await (const message of query.messages) {
-        if (this.query !== query) break;
-        await this.dispatch(message);
-      }
-    } catch (error) {
-      failure = error;
-    }
-    await this.onQueryEnded(query, failure);
-  }
-
-  private async dispatch(message: SDKMessage): Promise<void> {
-    const turn = this.current;
-    if (turn) turn.heardFromClaude = true;
-    this.watchdog.heard();
-    if (message.type === "result") {
-      if (turn) await this.endTurn(turn, message);
-      return;
-    }
-    if (message.type === "system") {
-      await this.handleSystem(message);
-      return;
-    }
-    // Updates belong to a live turn; after its answer, the client must hear nothing more.
-    if (!turn || turn.isSettled) return;
+  /** A message that is neither a result nor a system message: session updates. */
+  private async show(message: Exclude<SDKMessage, SystemMessage | SDKResultMessage>) {
+    const turn = this.current?.isFinished ? undefined : this.current;
     if (message.type === "assistant" && !message.parent_tool_use_id) {
-      if (message.error) turn.apiError = message.error;
+      if (message.error && turn) turn.apiError = message.error;
       // Claude Code's synthetic error message: the error reaches the client as the
       // prompt's JSON-RPC error, not as words from Claude.
+      // In a turn Claude Code started itself, its result's notice carries the error.
       if (message.error && message.message.model === SYNTHETIC_MODEL) return;
       for (const block of message.message.content) {
         if (block.type === "tool_use" && typeof block.input === "object" && block.input) {
@@ -471,10 +483,14 @@ export class Session {
         }
       }
     }
+    await this.send(() => this.stream.handle(message));
     if (message.type === "stream_event" && !message.parent_tool_use_id) {
       this.usage.observe(message.event);
+      // Each API call's end moves the context size: the client hears it then, not only at
+      // the end of the turn (the window is known from the first result on).
+      const usage = message.event.type === "message_delta" ? this.usage.update() : undefined;
+      if (usage) await this.send(() => this.options.client.updateUsage(usage));
     }
-    await this.send(() => this.stream.handle(message));
   }
 
   private async endTurn(turn: Turn, result: SDKResultMessage): Promise<void> {
@@ -484,6 +500,7 @@ export class Session {
       await this.handOffPlan(turn, turn.handoff);
       return;
     }
+    await this.followModel();
     if (!turn.isSettled) {
       const usage = this.usage.update();
       if (usage) await this.send(() => this.options.client.updateUsage(usage));
@@ -493,29 +510,26 @@ export class Session {
     this.titles.afterTurn();
   }
 
-  private async handleSystem(message: SDKSystemMessage): Promise<void> {
-    switch (message.subtype) {
-      case "init":
-        this.claudeCapabilities = message.capabilities ?? [];
-        await this.send(() => this.mcp.observe(message.mcp_servers));
-        return;
-      case "elicitation_complete":
-        await this.send(() => this.mcp.elicitationComplete(message.elicitation_id));
-        return;
-      case "status":
-        // Claude Code changed its mode (EnterPlanMode, an accepted setMode suggestion...).
-        if (message.permissionMode) {
-          await this.send(() => this.requireConfiguration().modeChanged(message.permissionMode!));
-        }
-        return;
-      case "commands_changed":
-        await this.send(() =>
-          this.options.client.updateAvailableCommands(availableCommands(message.commands)),
-        );
-        return;
-      default:
-        return;
+  /**
+   * A turn Claude Code started itself ended: its usage is reported, and what it left open
+   * is closed unless the user's turn, which may share those tool calls, still runs.
+   */
+  private async endOwnTurn(result: SDKResultMessage): Promise<void> {
+    this.usage.observeResult(result, undefined);
+    await this.followModel();
+    const outcome = outcomeOfResult(result, { cancelRequested: false });
+    if ("error" in outcome) {
+      await this.send(() =>
+        this.options.client.sendNotice(turnFailedNotice(outcome.error.message)),
+      );
     }
+    const usage = this.usage.update();
+    if (usage) await this.send(() => this.options.client.updateUsage(usage));
+    if (!this.current || this.current.isFinished) {
+      this.stream.endTurn();
+      await this.closeOpenToolCalls(() => UNFINISHED.noResult);
+    }
+    this.titles.afterTurn();
   }
 
   /** Before an ask is built: ExitPlanMode needs the complete plan for its options. */
@@ -556,7 +570,19 @@ export class Session {
     old?.close();
     this.hasTranscript = true;
     this.stream.endTurn();
-    query.send(userMessage([{ type: "text", text: implementPlanPrompt(handoff.plan) }]));
+    query.send(userMessage([{ type: "text", text: implementPlanPrompt(handoff.plan) }], turn));
+  }
+
+  /** The model option follows what Claude Code runs after a turn (`/model` in the chat, a fallback). */
+  private async followModel(): Promise<void> {
+    const { query, configuration } = this;
+    if (!query || !configuration) return;
+    try {
+      const model = await withTimeout(query.currentModel(), MODEL_CHECK_TIMEOUT_MS, "model check");
+      await this.send(() => configuration.modelReported(model));
+    } catch (error) {
+      log.debug(`session ${this.id}: could not read Claude Code's model`, error);
+    }
   }
 
   /** Sends an update; a client that went away is logged, not fatal to the turn. */
@@ -609,7 +635,10 @@ export class Session {
     this.ended.add(query);
     if (failure) log.warn(`session ${this.id}: Claude Code ended`, failure);
     const active = this.query === query;
-    if (active) this.query = undefined;
+    if (active) {
+      this.query = undefined;
+      this.activity.reset();
+    }
     query.close();
     // A replaced process ending late says nothing about the live one.
     if (!active && this.query) return;
@@ -622,7 +651,9 @@ export class Session {
     if (!hung && !turn.heardFromClaude && !turn.resent && !turn.cancelRequested && turn.prompt) {
       turn.resent = true;
       log.info(`session ${this.id}: Claude Code ended before the prompt reached it; resuming`);
-      this.startQuery(this.configuration?.current.mode ?? "default").send(userMessage(turn.prompt));
+      this.startQuery(this.configuration?.current.mode ?? "default").send(
+        userMessage(turn.prompt, turn),
+      );
       return;
     }
     turn.abort.abort(new Error("Claude Code ended"));
@@ -641,10 +672,14 @@ export class Session {
   }
 }
 
-function userMessage(content: UserContentBlock[]) {
+/** A user message of `turn`, under an id of its own that Claude Code's result names. */
+function userMessage(content: UserContentBlock[], turn: Turn): SDKUserMessage {
+  const uuid = randomUUID();
+  turn.sentIds.add(uuid);
   return {
-    type: "user" as const,
-    message: { role: "user" as const, content },
+    type: "user",
+    message: { role: "user", content },
     parent_tool_use_id: null,
+    uuid,
   };
 }

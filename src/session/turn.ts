@@ -1,7 +1,7 @@
 import type { PromptResponse } from "@agentclientprotocol/sdk";
 import type { Usage } from "@agentclientprotocol/sdk/unstable";
 import { deferred } from "../util/deferred.js";
-import type { UserContentBlock } from "../claude/types.js";
+import type { SDKResultMessage, UserContentBlock } from "../claude/types.js";
 import type { PlanHandoff } from "../plan/handoff.js";
 import type { ClaudeApiError, TurnOutcome } from "./outcome.js";
 
@@ -28,6 +28,8 @@ export class Turn {
   handoff: PlanHandoff | undefined;
   /** What was sent to Claude, kept to send again if its process never saw it. */
   prompt: UserContentBlock[] | undefined;
+  /** The ids of the user messages sent to Claude Code for this turn (results name them). */
+  readonly sentIds = new Set<string>();
   /** Claude Code said something (anything) since the prompt was sent. */
   heardFromClaude = false;
   resent = false;
@@ -55,6 +57,18 @@ export class Turn {
     if (this.ended) return;
     this.ended = true;
     this.finishedDeferred.resolve();
+  }
+
+  /**
+   * Whether a result answers this turn: it names one of the turn's messages. A result that
+   * names none answers it too unless it says it comes from a turn Claude Code started
+   * itself (a task notification, a wake-up): older Claude Code names no message.
+   */
+  answeredBy(result: SDKResultMessage): boolean {
+    const named =
+      result.user_message_uuids ?? (result.user_message_uuid ? [result.user_message_uuid] : []);
+    if (named.length) return named.some((id) => this.sentIds.has(id));
+    return !result.origin || result.origin.kind === "human";
   }
 
   cancel(): void {

@@ -2,7 +2,7 @@
 // user is told it needs authentication, at once and in `/mcp`.
 import { afterEach, describe, expect, it } from "vitest";
 import { startE2E, stopAllE2E } from "./support/e2e/index.js";
-import { mcpNotices, startLockedMcpServer } from "./support/e2e-mcp/index.js";
+import { mcpNotices, mcpProblemNotices, startLockedMcpServer } from "./support/e2e-mcp/index.js";
 
 afterEach(stopAllE2E);
 
@@ -16,8 +16,8 @@ describe("a remote MCP server that requires OAuth", () => {
       });
 
       await e2e.updates.waitFor(sessionId, "agent_message_chunk");
-      expect(mcpNotices(e2e, sessionId)).toEqual([
-        "MCP server **locked**: needs authentication. `/mcp` shows every server.",
+      expect(mcpProblemNotices(e2e, sessionId)).toEqual([
+        "MCP server locked needs authentication\n`/mcp` shows every server.\n",
       ]);
       expect(await e2e.prompt(sessionId, "/mcp")).toMatchObject({ stopReason: "end_turn" });
       expect(mcpNotices(e2e, sessionId).at(-1)).toBe(

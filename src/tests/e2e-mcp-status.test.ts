@@ -1,13 +1,13 @@
 // End-to-end: MCP servers' state as the user sees it, against the real Claude Code. A
-// server that fails to start is reported (an agent message marked
-// `_meta.claudeCode.kind: "mcpServer"`); `/mcp` lists every server with its state, and
+// server that fails to start is reported (a notice; for this client, without the notices
+// capability, an agent message marked `_meta.claudeCode.kind: "mcp_server_failed"`); `/mcp` lists every server with its state, and
 // `/mcp reconnect|enable|disable` act through Claude Code's control API (its own command
 // refuses them in SDK mode). None of it reaches the model.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
-import { askingServer, mcpNotices } from "./support/e2e-mcp/index.js";
+import { askingServer, mcpNotices, mcpProblemNotices } from "./support/e2e-mcp/index.js";
 import { STDIO_MCP_SERVER } from "./support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
@@ -31,8 +31,8 @@ describe("MCP servers' state", () => {
     // Reported without waiting for a prompt, and only once (the first turn sees it too).
     await e2e.updates.waitFor(sessionId, "agent_message_chunk");
     expect(await e2e.prompt(sessionId, "Hello.")).toMatchObject({ stopReason: "end_turn" });
-    expect(mcpNotices(e2e, sessionId)).toEqual([
-      "MCP server **broken**: failed: Connection closed. `/mcp` shows every server.",
+    expect(mcpProblemNotices(e2e, sessionId)).toEqual([
+      "MCP server broken failed\nConnection closed\n`/mcp` shows every server.\n",
     ]);
 
     const modelRequests = e2e.api.requests.length;

@@ -130,6 +130,13 @@ export class FakeClaudeQuery implements ClaudeQuery {
     return Promise.resolve();
   }
 
+  /** What currentModel() answers (by default the model the process was started with). */
+  model: string | undefined;
+
+  currentModel(): Promise<string> {
+    return Promise.resolve(this.model ?? this.options.model ?? "default");
+  }
+
   /** The process is killed: it ends without a word. */
   terminate(): void {
     this.terminated = true;
@@ -281,9 +288,12 @@ export function result(
     usage?: Record<string, number>;
     costUsd?: number;
     modelUsage?: Record<string, Record<string, number>>;
+    /** Other fields of the result (user_message_uuid, origin...). */
+    extra?: Record<string, unknown>;
   } = {},
 ): SDKMessage {
   return sdk({
+    ...fields.extra,
     type: "result",
     subtype: fields.subtype ?? "success",
     is_error: fields.isError ?? false,

@@ -53,14 +53,25 @@ export function elicitationAnswers(e2e: E2E, name = "asking"): unknown[] {
     .map((m) => m.result ?? m.error);
 }
 
-/** The agent's own messages about MCP servers (`_meta.claudeCode.kind: "mcpServer"`), in order. */
-export function mcpNotices(e2e: E2E, sessionId: string): string[] {
+/** The agent's messages of one `_meta.claudeCode.kind` (or kinds starting so), in order. */
+function agentMessagesOfKind(e2e: E2E, sessionId: string, kind: (k: string) => boolean): string[] {
   return e2e.updates
     .of(sessionId, "agent_message_chunk")
-    .filter(
-      (u) => (u._meta as { claudeCode?: { kind?: string } })?.claudeCode?.kind === "mcpServer",
-    )
+    .filter((u) => kind((u._meta as { claudeCode?: { kind?: string } })?.claudeCode?.kind ?? ""))
     .map((u) => (u.content.type === "text" ? u.content.text : ""));
+}
+
+/** The agent's answers to `/mcp` (`_meta.claudeCode.kind: "mcpServer"`), in order. */
+export function mcpNotices(e2e: E2E, sessionId: string): string[] {
+  return agentMessagesOfKind(e2e, sessionId, (k) => k === "mcpServer");
+}
+
+/**
+ * Notices of MCP servers that failed or need authentication, as a client without the
+ * notices capability gets them (marked agent messages `mcp_server_…`), in order.
+ */
+export function mcpProblemNotices(e2e: E2E, sessionId: string): string[] {
+  return agentMessagesOfKind(e2e, sessionId, (k) => k.startsWith("mcp_server_"));
 }
 
 export interface LockedMcpServer {

@@ -1,0 +1,52 @@
+import type { SessionClient } from "../acp/session-client.js";
+import { availableCommands } from "./commands.js";
+import type { SessionConfiguration } from "./configuration.js";
+import type { SystemMessage } from "./consumer.js";
+import { noticeOf } from "./notices.js";
+
+export interface SystemMessageHost {
+  readonly client: SessionClient;
+  configuration(): SessionConfiguration;
+  /** Claude Code's capability list, from each `init`. */
+  capabilitiesReported(capabilities: readonly string[]): void;
+  /** The MCP servers' states, from each `init` (failures are reported once, see src/mcp). */
+  mcpServersReported(servers: ReadonlyArray<{ name: string; status: string }>): Promise<void>;
+  /** An MCP server confirmed that a URL elicitation's page was completed. */
+  elicitationComplete(elicitationId: string): Promise<void>;
+  /** Sends an update; a client that went away is logged, not fatal. */
+  send(update: () => Promise<void>): Promise<void>;
+}
+
+/** Claude Code's system messages, between turns as within them, as session updates. */
+export class SystemMessages {
+  constructor(private readonly host: SystemMessageHost) {}
+
+  async handle(message: SystemMessage): Promise<void> {
+    const { client } = this.host;
+    switch (message.subtype) {
+      case "init":
+        this.host.capabilitiesReported(message.capabilities ?? []);
+        await this.host.send(() => this.host.mcpServersReported(message.mcp_servers));
+        return;
+      case "elicitation_complete":
+        await this.host.send(() => this.host.elicitationComplete(message.elicitation_id));
+        return;
+      case "status":
+        // Claude Code changed its mode (EnterPlanMode, an accepted setMode suggestion...).
+        if (message.permissionMode) {
+          const mode = message.permissionMode;
+          await this.host.send(() => this.host.configuration().modeChanged(mode));
+        }
+        return;
+      case "commands_changed":
+        await this.host.send(() =>
+          client.updateAvailableCommands(availableCommands(message.commands)),
+        );
+        return;
+      default: {
+        const notice = noticeOf(message);
+        if (notice) await this.host.send(() => client.sendNotice(notice));
+      }
+    }
+  }
+}

@@ -1,0 +1,123 @@
+// End-to-end: Claude Code's own turns between prompts, with the real Claude Code. A
+// background subagent or command finishes after the prompt was answered; Claude Code then
+// starts a turn of its own with the result, and the client sees it.
+import { afterEach, describe, expect, it } from "vitest";
+import { lastUserText, toolResults, type RecordedRequest } from "../scripted-api/index.js";
+import { poll, startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
+import { chunkText } from "./support/e2e-turns/index.js";
+
+afterEach(stopAllE2E);
+
+/** The last user message as sent, system reminders and task notifications included. */
+function lastUserMessage(request: RecordedRequest): string {
+  const body = request.body as { messages?: Array<{ role: string; content: unknown }> };
+  return JSON.stringify(body.messages?.findLast((m) => m.role === "user")?.content ?? "");
+}
+
+/** Waits until the agent's text since update number `from` contains `marker`; that text. */
+async function textArrives(e2e: E2E, sessionId: string, from: number, marker: string) {
+  const text = () => textSince(e2e, sessionId, from);
+  await poll(() => Promise.resolve(text().includes(marker) ? true : undefined), 15_000);
+  return text();
+}
+
+/** The text of the agent messages received since update number `from`. */
+function textSince(e2e: E2E, sessionId: string, from: number): string {
+  return e2e.updates.received
+    .slice(from)
+    .filter((r) => r.sessionId === sessionId && r.update.sessionUpdate === "agent_message_chunk")
+    .map((r) => (r.update.sessionUpdate === "agent_message_chunk" ? r.update.content : undefined))
+    .map((content) => (content?.type === "text" ? content.text : ""))
+    .join("");
+}
+
+describe("what Claude Code does after the prompt's response", () => {
+  it("a background Agent's result reaches the client after the response, and the next prompt gets its own reply only", async () => {
+    // Requests of the main loop and the subagent interleave: each is answered by what it asks.
+    const route = (request: RecordedRequest) => {
+      const text = lastUserText(request);
+      if (text.includes("Find the marker")) {
+        return {
+          content: [{ type: "text" as const, text: "SUBAGENT-MARKER-7f3a" }],
+          firstByteDelayMs: 1_500,
+        };
+      }
+      if (lastUserMessage(request).includes("task-notification")) {
+        return { content: [{ type: "text" as const, text: "FOLLOW-UP-MARKER-19c2" }] };
+      }
+      if (text === "Next question.") {
+        return { content: [{ type: "text" as const, text: "NEXT-REPLY" }] };
+      }
+      if (toolResults(request).at(-1)?.text.includes("Async agent launched")) {
+        return { content: [{ type: "text" as const, text: "Launched it." }] };
+      }
+      return {
+        content: [
+          {
+            type: "tool_use" as const,
+            name: "Agent",
+            input: {
+              description: "Find the marker",
+              prompt: "Find the marker",
+              subagent_type: "general-purpose",
+            },
+          },
+        ],
+      };
+    };
+    const e2e = await startE2E({ scenario: Array.from({ length: 8 }, () => route) });
+    const { sessionId } = await e2e.newSession();
+
+    expect(await e2e.prompt(sessionId, "Start a background agent.")).toMatchObject({
+      stopReason: "end_turn",
+    });
+    const afterFirst = e2e.updates.received.length;
+    expect(chunkText(e2e, sessionId, "agent_message_chunk")).toBe("Launched it.");
+
+    const background = await textArrives(e2e, sessionId, afterFirst, "FOLLOW-UP-MARKER-19c2");
+    expect(background).toContain("SUBAGENT-MARKER-7f3a");
+    expect(background).toContain("FOLLOW-UP-MARKER-19c2");
+
+    const beforeNext = e2e.updates.received.length;
+    expect(await e2e.prompt(sessionId, "Next question.")).toMatchObject({ stopReason: "end_turn" });
+    expect(textSince(e2e, sessionId, beforeNext)).toBe("NEXT-REPLY");
+  });
+
+  it("a background command's completion is reported after the response", async () => {
+    const route = (request: RecordedRequest) => {
+      if (lastUserMessage(request).includes("task-notification")) {
+        return { content: [{ type: "text" as const, text: "BASH-DONE-MARKER-5e1d" }] };
+      }
+      if (toolResults(request).length) {
+        return { content: [{ type: "text" as const, text: "Started it." }] };
+      }
+      return {
+        content: [
+          {
+            type: "tool_use" as const,
+            name: "Bash",
+            input: {
+              command: "sleep 1 && echo done",
+              description: "Wait a second",
+              run_in_background: true,
+            },
+          },
+        ],
+      };
+    };
+    const e2e = await startE2E({
+      scenario: Array.from({ length: 6 }, () => route),
+      permission: { answer: "select", optionId: "allow-once" },
+    });
+    const { sessionId } = await e2e.newSession();
+
+    expect(await e2e.prompt(sessionId, "Run it in the background.")).toMatchObject({
+      stopReason: "end_turn",
+    });
+    const afterResponse = e2e.updates.received.length;
+
+    expect(await textArrives(e2e, sessionId, afterResponse, "BASH-DONE-MARKER-5e1d")).toContain(
+      "BASH-DONE-MARKER-5e1d",
+    );
+  });
+});
