@@ -26,6 +26,12 @@ export function supportsFormElicitation(capabilities: ClientCapabilities): boole
   return form !== undefined && form !== null;
 }
 
+/** URL mode likewise: the client can send the user to a page (an MCP server's sign-in). */
+export function supportsUrlElicitation(capabilities: ClientCapabilities): boolean {
+  const url = capabilities.elicitation?.url;
+  return url !== undefined && url !== null;
+}
+
 /** `_meta` of an update, e.g. `{claudeCode: {parentToolUseId}}` for subagent traffic. */
 type Meta = Record<string, unknown>;
 
@@ -227,6 +233,28 @@ export class SessionClient {
   /** The client renders form elicitations (clientCapabilities.elicitation.form). */
   get supportsFormElicitation(): boolean {
     return supportsFormElicitation(this.capabilities);
+  }
+
+  /** Asks the user to visit a page (`elicitation/create`, URL mode). */
+  elicitUrl(
+    request: { message: string; url: string; elicitationId: string; toolCallId?: string },
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse> {
+    return this.client.request(
+      methods.client.elicitation.create,
+      { mode: "url", sessionId: this.sessionId, ...request },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    );
+  }
+
+  /** The page of a URL elicitation was visited to the end (`elicitation/complete`). */
+  completeElicitation(elicitationId: string): Promise<void> {
+    return this.client.notify(methods.client.elicitation.complete, { elicitationId });
+  }
+
+  /** The client sends users to pages (clientCapabilities.elicitation.url). */
+  get supportsUrlElicitation(): boolean {
+    return supportsUrlElicitation(this.capabilities);
   }
 
   /**

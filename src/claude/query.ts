@@ -1,7 +1,10 @@
 import type {
   CanUseTool,
   EffortLevel,
+  McpElicitationRequest,
+  McpElicitationResult,
   McpServerConfig,
+  McpServerStatus,
   ModelInfo,
   PermissionMode,
   SDKMessage,
@@ -34,6 +37,12 @@ export interface ClaudeQuery {
    * proof that the process still reads and answers, even when it has been quiet.
    */
   probe(): Promise<void>;
+  /** Every MCP server Claude Code knows (the client's and the user's own), with its state. */
+  mcpServerStatus(): Promise<McpServerStatus[]>;
+  /** Reconnects one MCP server; rejects with Claude Code's reason when it fails. */
+  reconnectMcpServer(name: string): Promise<void>;
+  /** Enables or disables one MCP server for this process. */
+  toggleMcpServer(name: string, enabled: boolean): Promise<void>;
   /** The model Claude Code runs now (a `/model` in the chat changes it). */
   currentModel(): Promise<string>;
   /**
@@ -76,10 +85,18 @@ export interface ClaudeQueryOptions {
   /** Lets the session enter bypassPermissions (only where the process may bypass). */
   allowBypass?: boolean;
   canUseTool: CanUseTool;
+  /** Answers an MCP server's `elicitation/create`; without it Claude Code declines them. */
+  onElicitation?: OnMcpElicitation;
   /** Path of the Claude Code binary (see executable.ts). */
   executable: string;
   /** Full environment of the Claude Code process. */
   env: Record<string, string | undefined>;
 }
+
+/** An MCP server asks the user something; the signal ends when Claude Code gives up on it. */
+export type OnMcpElicitation = (
+  request: McpElicitationRequest,
+  signal: AbortSignal,
+) => Promise<McpElicitationResult>;
 
 export type StartClaudeQuery = (options: ClaudeQueryOptions) => ClaudeQuery;

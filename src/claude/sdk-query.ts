@@ -17,6 +17,7 @@ export function hostOptions(
   options: ClaudeQueryOptions,
   claudeProcess?: ClaudeProcess,
   canUseTool = options.canUseTool,
+  onElicitation = options.onElicitation,
 ): Options {
   return {
     mcpServers: options.mcpServers ?? {},
@@ -26,6 +27,9 @@ export function hostOptions(
     disallowedTools: options.disallowedTools ?? [],
     ...(options.allowBypass ? { allowDangerouslySkipPermissions: true } : {}),
     canUseTool,
+    ...(onElicitation
+      ? { onElicitation: (request, { signal }) => onElicitation(request, signal) }
+      : {}),
     // Behave as Claude Code does in a terminal: its prompt, its settings files.
     systemPrompt: { type: "preset", preset: "claude_code" },
     settingSources: ["user", "project", "local"],
@@ -85,6 +89,9 @@ export function wrapQuery(
     probe: async () => {
       await q.mcpServerStatus();
     },
+    mcpServerStatus: () => q.mcpServerStatus(),
+    reconnectMcpServer: (name) => q.reconnectMcpServer(name),
+    toggleMcpServer: (name, enabled) => q.toggleMcpServer(name, enabled),
     currentModel: async () => (await q.getContextUsage({ detail: "summary" })).model,
     generateTitle: (description) => generateSessionTitle(q, description),
     terminate: () => claudeProcess.terminate(),

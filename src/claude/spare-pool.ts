@@ -2,7 +2,12 @@ import { prewarm, type SpareProcess } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import { ClaudeProcess } from "./child-process.js";
-import type { ClaudeQuery, ClaudeQueryOptions, StartClaudeQuery } from "./query.js";
+import type {
+  ClaudeQuery,
+  ClaudeQueryOptions,
+  OnMcpElicitation,
+  StartClaudeQuery,
+} from "./query.js";
 import { hostOptions, startColdQuery, wrapQuery } from "./sdk-query.js";
 import type { CanUseTool, PermissionResult, SDKMessage, SDKUserMessage } from "./types.js";
 
@@ -74,6 +79,8 @@ class Spare {
   private readonly child = new ClaudeProcess();
   /** The spare's permission callback forwards to the session that claims it. */
   private owner: CanUseTool | undefined;
+  /** And so does its MCP elicitation handler; unclaimed, nobody can answer. */
+  private elicitationOwner: OnMcpElicitation | undefined;
 
   constructor(
     readonly key: string,
@@ -81,8 +88,12 @@ class Spare {
   ) {
     const canUseTool: CanUseTool = (name, input, context) =>
       this.owner ? this.owner(name, input, context) : Promise.resolve(NO_SESSION);
+    const onElicitation: OnMcpElicitation = (request, signal) =>
+      this.elicitationOwner
+        ? this.elicitationOwner(request, signal)
+        : Promise.resolve({ action: "decline" });
     this.gone = prewarm({
-      options: hostOptions(template, this.child, canUseTool),
+      options: hostOptions(template, this.child, canUseTool, onElicitation),
       initializeTimeoutMs: PREWARM_TIMEOUT_MS,
     }).then(
       async (process) => {
@@ -109,6 +120,7 @@ class Spare {
     const process = this.process!;
     this.ready = false;
     this.owner = options.canUseTool;
+    this.elicitationOwner = options.onElicitation;
     const input = new AsyncQueue<SDKUserMessage>();
     const q = process.claim({
       prompt: input,
@@ -264,6 +276,9 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     setModel: async (model) => (await decided).setModel(model),
     applyFlagSettings: async (settings) => (await decided).applyFlagSettings(settings),
     probe: async () => (await decided).probe(),
+    mcpServerStatus: async () => (await decided).mcpServerStatus(),
+    reconnectMcpServer: async (name) => (await decided).reconnectMcpServer(name),
+    toggleMcpServer: async (name, enabled) => (await decided).toggleMcpServer(name, enabled),
     currentModel: async () => (await decided).currentModel(),
     generateTitle: async (description) => (await decided).generateTitle(description),
     terminate: () => active.terminate(),

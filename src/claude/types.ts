@@ -5,7 +5,10 @@
 export type {
   CanUseTool,
   EffortLevel,
+  ElicitationRequest as McpElicitationRequest,
+  ElicitationResult as McpElicitationResult,
   McpServerConfig,
+  McpServerStatus,
   ModelInfo,
   PermissionMode,
   PermissionResult,

@@ -1,5 +1,6 @@
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { SlashCommand } from "../claude/types.js";
+import { MCP_COMMAND } from "../mcp/command.js";
 import { cleanSingleLine } from "../util/text.js";
 
 /**
@@ -26,7 +27,8 @@ export function availableCommands(
   terminalOnly: readonly string[] = [],
 ): AvailableCommand[] {
   const hidden = new Set([...TERMINAL_ONLY, ...terminalOnly]);
-  const seen = new Set<string>();
+  // The agent runs /mcp itself (src/mcp/command.ts): its entry replaces Claude Code's.
+  const seen = new Set<string>([MCP_COMMAND.name]);
   const result: AvailableCommand[] = [];
   for (const command of commands) {
     const name = cleanSingleLine(command.name).replace(/^\//, "");
@@ -39,5 +41,5 @@ export function availableCommands(
       ...(hint ? { input: { hint } } : {}),
     });
   }
-  return result;
+  return [...result, MCP_COMMAND];
 }

@@ -69,15 +69,26 @@ export function turnFailedNotice(text: string): ClaudeNotice {
   );
 }
 
-/** MCP servers that Claude Code could not start, from its `init` message. */
-export function failedMcpServers(message: SystemMessage): string[] {
-  if (message.subtype !== "init") return [];
-  return message.mcp_servers.filter((server) => server.status === "failed").map((s) => s.name);
+/**
+ * An MCP server that failed to start (with Claude Code's reason) or needs authentication:
+ * a warning, since the session goes on without its tools.
+ */
+export function mcpServerNotice(server: {
+  name: string;
+  status: string;
+  error?: string | undefined;
+}): ClaudeNotice {
+  const needsAuth = server.status === "needs-auth";
+  return {
+    kind: needsAuth ? "mcp_server_needs_auth" : "mcp_server_failed",
+    severity: "warning",
+    title: `MCP server ${server.name} ${needsAuth ? "needs authentication" : "failed"}`,
+    description: [server.error, MCP_STATUS_HINT].filter(Boolean).join("\n"),
+  };
 }
 
-export function mcpFailureNotice(server: string): ClaudeNotice {
-  return { kind: "mcp_server_failed", severity: "warning", title: `MCP server ${server} failed` };
-}
+/** Where the user sees every server's state. */
+export const MCP_STATUS_HINT = "`/mcp` shows every server.";
 
 /** First line as the title, the rest as the description; nothing for blank text. */
 function textNotice(

@@ -17,6 +17,8 @@ import type {
 import type { CanUseTool, McpServerConfig, SDKMessage, SDKResultMessage } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
+import { parseMcpCommand, type McpCommand } from "../mcp/command.js";
+import { SessionMcp } from "../mcp/session-mcp.js";
 import { createCanUseTool } from "../permissions/request.js";
 import type { PlanHandoff } from "../plan/handoff.js";
 import { plansDirectory } from "../plan/plan-file.js";
@@ -102,6 +104,7 @@ export class Session {
   private readonly watchdog: Watchdog;
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
   private readonly ended = new WeakSet<ClaudeQuery>();
+  private readonly mcp: SessionMcp;
   private readonly systemMessages: SystemMessages;
   private readonly activity = new ClaudeActivity(() => this.scheduleIdleClose());
   private readonly consumer = new ClaudeMessageConsumer(
@@ -137,6 +140,8 @@ export class Session {
       client: options.client,
       configuration: () => this.requireConfiguration(),
       capabilitiesReported: (capabilities) => (this.claudeCapabilities = capabilities),
+      mcpServersReported: (servers) => this.mcp.observe(servers),
+      elicitationComplete: (id) => this.mcp.elicitationComplete(id),
       send: (update) => this.send(update),
       compacted: (tokens) => this.sendUsage(this.usage.compacted(tokens)),
     });
@@ -201,6 +206,12 @@ export class Session {
         : undefined,
     });
     this.canUseTool = this.watchdog.pausedWhileClientAnswers(canUseTool);
+    this.mcp = new SessionMcp({
+      client: options.client,
+      turnSignal: () => this.turns.current?.abort.signal,
+      openToolCalls: () => this.tools.open(),
+      query: () => this.query,
+    });
   }
 
   /** The ACP session id: Claude's own id of the conversation. */
@@ -304,13 +315,17 @@ export class Session {
     this.stream.endTurn();
   }
 
-  /** Tells the client which slash commands it can offer, and the conversation's title. */
+  /**
+   * Tells the client which slash commands it can offer and the conversation's title, then
+   * which MCP servers failed.
+   */
   async announce(): Promise<void> {
     if (!this.initialization) return;
     if (this.options.resume) void this.titles.afterOpen();
     await this.options.client.updateAvailableCommands(
       availableCommands(this.initialization.commands),
     );
+    void this.mcp.reportStartFailures().catch((error: unknown) => log.warn("MCP status", error));
   }
 
   /**
@@ -318,7 +333,15 @@ export class Session {
    * `signal` (the request's own cancellation) cancels this prompt only.
    */
   async prompt(blocks: readonly ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
-    return this.turns.prompt(promptToClaude(blocks), signal);
+    const content = promptToClaude(blocks);
+    const mcpCommand = parseMcpCommand(blocks);
+    if (mcpCommand) return this.runMcpCommand(mcpCommand);
+    return this.turns.prompt(content, signal);
+  }
+
+  /** `/mcp` waits its turn like any prompt, so its answer never lands inside another turn. */
+  private runMcpCommand(command: McpCommand): Promise<PromptResponse> {
+    return this.turns.exclusive((query) => this.mcp.run(command, query));
   }
 
   /** Cancels the running prompt and the ones queued behind it. */
@@ -381,6 +404,7 @@ export class Session {
       ...(model ? { model } : {}),
       flagSettings: configuration?.flagSettings() ?? {},
       canUseTool: this.canUseTool,
+      onElicitation: this.watchdog.pausedWhileClientAnswers(this.mcp.onElicitation),
     };
     const query = this.options.startQuery(options);
     this.query = query;

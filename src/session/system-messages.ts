@@ -3,13 +3,17 @@ import { availableCommands } from "./commands.js";
 import { CompactionWatcher } from "./compaction.js";
 import type { SessionConfiguration } from "./configuration.js";
 import type { SystemMessage } from "./consumer.js";
-import { failedMcpServers, mcpFailureNotice, noticeOf } from "./notices.js";
+import { noticeOf } from "./notices.js";
 
 export interface SystemMessageHost {
   readonly client: SessionClient;
   configuration(): SessionConfiguration;
   /** Claude Code's capability list, from each `init`. */
   capabilitiesReported(capabilities: readonly string[]): void;
+  /** The MCP servers' states, from each `init` (failures are reported once, see src/mcp). */
+  mcpServersReported(servers: ReadonlyArray<{ name: string; status: string }>): Promise<void>;
+  /** An MCP server confirmed that a URL elicitation's page was completed. */
+  elicitationComplete(elicitationId: string): Promise<void>;
   /** Sends an update; a client that went away is logged, not fatal. */
   send(update: () => Promise<void>): Promise<void>;
   /** A compaction left the conversation `tokens` long. */
@@ -18,9 +22,6 @@ export interface SystemMessageHost {
 
 /** Claude Code's system messages, between turns as within them, as session updates. */
 export class SystemMessages {
-  /** MCP servers whose failure was reported: Claude Code repeats `init` every turn. */
-  private readonly reportedFailures = new Set<string>();
-
   private readonly compactions: CompactionWatcher;
 
   constructor(private readonly host: SystemMessageHost) {
@@ -36,11 +37,10 @@ export class SystemMessages {
     switch (message.subtype) {
       case "init":
         this.host.capabilitiesReported(message.capabilities ?? []);
-        for (const server of failedMcpServers(message)) {
-          if (this.reportedFailures.has(server)) continue;
-          this.reportedFailures.add(server);
-          await this.host.send(() => client.sendNotice(mcpFailureNotice(server)));
-        }
+        await this.host.send(() => this.host.mcpServersReported(message.mcp_servers));
+        return;
+      case "elicitation_complete":
+        await this.host.send(() => this.host.elicitationComplete(message.elicitation_id));
         return;
       case "status":
         // Claude Code changed its mode (EnterPlanMode, an accepted setMode suggestion...).

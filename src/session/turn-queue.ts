@@ -83,6 +83,27 @@ export class TurnQueue {
     return toPromptResponse(await turn.outcome, turn.usage);
   }
 
+  /**
+   * Runs `task` on the live process in the prompts' order (after the turns before it), for
+   * what the agent answers itself without a turn of Claude's (`/mcp`).
+   */
+  exclusive<T>(task: (query: ClaudeQuery) => Promise<T>): Promise<T> {
+    if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
+    this.host.busy();
+    const run = this.chain.then(() => {
+      if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
+      return task(this.host.liveQuery());
+    });
+    this.chain = run.then(
+      () => this.host.idle(),
+      (error: unknown) => {
+        log.warn(`session ${this.host.id()}: a command failed`, error);
+        this.host.idle();
+      },
+    );
+    return run;
+  }
+
   /** Cancels the running prompt and the ones queued behind it. */
   cancel(): void {
     for (const turn of this.queued) turn.cancel();

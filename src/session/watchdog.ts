@@ -1,5 +1,4 @@
 import type { ClaudeQuery } from "../claude/query.js";
-import type { CanUseTool } from "../claude/types.js";
 import { ClaudeNotRespondingError } from "../errors.js";
 import { log } from "../logger.js";
 import { TimeoutError, withTimeout } from "../util/timeout.js";
@@ -81,12 +80,14 @@ export class Watchdog {
     this.lastHeard = Date.now();
   }
 
-  /** The callback with the client's answering time kept out of the silence. */
-  pausedWhileClientAnswers(canUseTool: CanUseTool): CanUseTool {
+  /** The callback (a permission ask, an MCP elicitation) with the client's answering time kept out of the silence. */
+  pausedWhileClientAnswers<A extends unknown[], R>(
+    callback: (...args: A) => Promise<R>,
+  ): (...args: A) => Promise<R> {
     return async (...args) => {
       this.waitingOnClient++;
       try {
-        return await canUseTool(...args);
+        return await callback(...args);
       } finally {
         this.waitingOnClient--;
         this.heard();

@@ -48,6 +48,7 @@ describe("notices", () => {
         sessionUpdate: "notice",
         severity: "warning",
         title: "MCP server db failed",
+        description: "`/mcp` shows every server.",
         _meta: { claudeCode: { kind: "mcp_server_failed", severity: "warning" } },
       },
     ]);

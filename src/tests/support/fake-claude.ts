@@ -4,7 +4,12 @@ import type {
   ClaudeQueryOptions,
   StartClaudeQuery,
 } from "../../claude/query.js";
-import type { PermissionMode, SDKMessage, SDKUserMessage } from "../../claude/types.js";
+import type {
+  McpServerStatus,
+  PermissionMode,
+  SDKMessage,
+  SDKUserMessage,
+} from "../../claude/types.js";
 import { deferred, type Deferred } from "../../util/deferred.js";
 
 /**
@@ -105,6 +110,24 @@ export class FakeClaudeQuery implements ClaudeQuery {
   probe(): Promise<void> {
     this.probes++;
     return this.answersProbes ? Promise.resolve() : new Promise<void>(() => undefined);
+  }
+
+  /** What mcpServerStatus() answers; the control calls made, in order. */
+  mcpServers: McpServerStatus[] = [];
+  readonly mcpControls: string[] = [];
+
+  mcpServerStatus(): Promise<McpServerStatus[]> {
+    return Promise.resolve(this.mcpServers);
+  }
+
+  reconnectMcpServer(name: string): Promise<void> {
+    this.mcpControls.push(`reconnect ${name}`);
+    return Promise.resolve();
+  }
+
+  toggleMcpServer(name: string, enabled: boolean): Promise<void> {
+    this.mcpControls.push(`${enabled ? "enable" : "disable"} ${name}`);
+    return Promise.resolve();
   }
 
   /** What currentModel() answers (by default the model the process was started with). */

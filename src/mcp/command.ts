@@ -1,0 +1,63 @@
+import type { AvailableCommand, ContentBlock } from "@agentclientprotocol/sdk";
+import type { McpServerStatus } from "../claude/types.js";
+import { cleanSingleLine } from "../util/text.js";
+
+/**
+ * `/mcp` as the agent runs it: Claude Code's own command prints only plain text in SDK
+ * mode and refuses reconnect/enable/disable there, so the agent answers it through the
+ * control API instead.
+ */
+export const MCP_COMMAND: AvailableCommand = {
+  name: "mcp",
+  description: "MCP servers: their status, or reconnect, enable or disable one",
+  input: { hint: "[reconnect|enable|disable <server>]" },
+};
+
+export type McpCommand =
+  | { action: "status" }
+  | { action: "reconnect" | "enable" | "disable"; server: string }
+  | { action: "usage" };
+
+/** The prompt as an `/mcp` command, or undefined when it is anything else. */
+export function parseMcpCommand(blocks: readonly ContentBlock[]): McpCommand | undefined {
+  if (blocks.length !== 1 || blocks[0]!.type !== "text") return undefined;
+  const match = /^\/mcp(?:\s+(.*))?$/s.exec(blocks[0]!.text.trim());
+  if (!match) return undefined;
+  const [action, ...rest] = (match[1] ?? "").trim().split(/\s+/).filter(Boolean);
+  if (!action) return { action: "status" };
+  const server = rest.join(" ");
+  if ((action === "reconnect" || action === "enable" || action === "disable") && server) {
+    return { action, server };
+  }
+  return { action: "usage" };
+}
+
+export const MCP_USAGE =
+  "Usage: `/mcp` lists the MCP servers; `/mcp reconnect <server>`, `/mcp enable <server>` and `/mcp disable <server>` act on one.";
+
+/** One server's state in words: what the user needs to act on it. */
+export function describeServer(server: McpServerStatus): string {
+  const name = `**${cleanSingleLine(server.name)}**`;
+  switch (server.status) {
+    case "connected": {
+      const tools = server.tools?.length ?? 0;
+      return `${name}: connected, ${tools} ${tools === 1 ? "tool" : "tools"}`;
+    }
+    case "failed":
+      return `${name}: failed${server.error ? `: ${cleanSingleLine(server.error)}` : ""}`;
+    case "needs-auth":
+      return `${name}: needs authentication`;
+    case "pending":
+      return `${name}: connecting`;
+    case "disabled":
+      return `${name}: disabled`;
+    default:
+      return `${name}: ${cleanSingleLine(String(server.status))}`;
+  }
+}
+
+/** The `/mcp` listing: every server Claude Code knows, with its state. */
+export function describeServers(servers: readonly McpServerStatus[]): string {
+  if (!servers.length) return "No MCP servers are configured.";
+  return ["MCP servers:", ...servers.map((s) => `- ${describeServer(s)}`)].join("\n");
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from "node:crypto";
+import type { CreateElicitationResponse, ElicitationSchema } from "@agentclientprotocol/sdk";
+import { z } from "zod";
+import type { McpElicitationRequest, McpElicitationResult } from "../claude/types.js";
+import { log } from "../logger.js";
+import { cleanMultiline } from "../util/text.js";
+import { formSchema, validAnswer } from "./form-schema.js";
+
+/** What an MCP elicitation needs from the ACP client (SessionClient provides it). */
+export interface ElicitationClient {
+  readonly supportsFormElicitation: boolean;
+  readonly supportsUrlElicitation: boolean;
+  elicitForm(
+    request: { message: string; requestedSchema: ElicitationSchema; toolCallId?: string },
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse>;
+  elicitUrl(
+    request: { message: string; url: string; elicitationId: string; toolCallId?: string },
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse>;
+}
+
+const DECLINE: McpElicitationResult = { action: "decline" };
+const CANCEL: McpElicitationResult = { action: "cancel" };
+
+/** A form request without a schema asks for nothing but consent. */
+const EMPTY_FORM = { type: "object", properties: {} };
+
+const answer = z.looseObject({ action: z.string(), content: z.unknown().optional() });
+/** Only web pages are opened for a server: no file:, javascript: or custom schemes. */
+const webUrl = z.url({ protocol: /^https?$/ });
+
+/** The user sees which server is asking: a server's words alone could pass for anyone's. */
+function attributed(request: McpElicitationRequest): string {
+  return `MCP server "${request.serverName}": ${cleanMultiline(request.message)}`;
+}
+
+/**
+ * An MCP server's `elicitation/create`, asked through ACP and answered to the server:
+ * accept, decline and cancel map one to one. A client that cannot show the request gets
+ * no request and the server a decline; a form answer that does not fit the form, an
+ * unusable form or URL, a failed request and a withdrawn one (the turn was cancelled)
+ * answer cancel. Never a hang: the signal withdraws the request from the client.
+ */
+export async function answerElicitation(
+  client: ElicitationClient,
+  request: McpElicitationRequest,
+  context: { toolCallId?: string },
+  signal: AbortSignal,
+): Promise<McpElicitationResult> {
+  const where = context.toolCallId ? { toolCallId: context.toolCallId } : {};
+  const url = request.mode === "url";
+  if (url ? !client.supportsUrlElicitation : !client.supportsFormElicitation) return DECLINE;
+  let response: CreateElicitationResponse;
+  try {
+    if (url) {
+      const page = webUrl.safeParse(request.url);
+      if (!page.success) {
+        log.warn(`MCP server ${request.serverName} asked to open an unusable URL`);
+        return CANCEL;
+      }
+      response = await client.elicitUrl(
+        {
+          message: attributed(request),
+          url: page.data,
+          elicitationId: request.elicitationId ?? randomUUID(),
+          ...where,
+        },
+        signal,
+      );
+    } else {
+      const requestedSchema = formSchema(request.requestedSchema ?? EMPTY_FORM);
+      if (!requestedSchema) {
+        log.warn(`MCP server ${request.serverName} asked with a form that cannot be shown`);
+        return CANCEL;
+      }
+      response = await client.elicitForm(
+        { message: attributed(request), requestedSchema, ...where },
+        signal,
+      );
+    }
+  } catch (error) {
+    if (!signal.aborted) log.warn(`elicitation for MCP server ${request.serverName} failed`, error);
+    return CANCEL;
+  }
+  if (signal.aborted) return CANCEL;
+  const parsed = answer.safeParse(response);
+  switch (parsed.success ? parsed.data.action : undefined) {
+    case "accept": {
+      if (url) return { action: "accept" };
+      const content = validAnswer(request.requestedSchema ?? EMPTY_FORM, parsed.data?.content);
+      if (content) return { action: "accept", content };
+      log.warn(`the answer to MCP server ${request.serverName} does not fit its form`);
+      return CANCEL;
+    }
+    case "decline":
+      return DECLINE;
+    default:
+      // cancel, or an action we do not know: never taken for an answer.
+      return CANCEL;
+  }
+}
