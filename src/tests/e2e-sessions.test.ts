@@ -364,7 +364,14 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("session/list", () => {
   it("lists only the given cwd's sessions, titled by the prompt without control characters, with ISO updatedAt", async () => {
-    const e2e = await startE2E({ scenario: [echo, echo] });
+    // No title comes back from Claude Code's title request: the prompt names the session.
+    const e2e = await startE2E({
+      scenario: {
+        turns: [echo, echo],
+        sideReply: (request) =>
+          isTitleRequest(request) ? { content: [{ type: "text", text: "no title" }] } : undefined,
+      },
+    });
     const otherCwd = join(dirname(e2e.cwd), "other-project");
     await mkdir(otherCwd);
     const startedAt = Date.now();
