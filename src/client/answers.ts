@@ -55,24 +55,19 @@ export function openPermission(
   return { call, lines: permissionLines(permissionHints(request), call, view.ctx) };
 }
 
-export function permissionResultLines(
-  decision: PermissionDecision,
-  view: SessionView,
-  withIds: boolean,
-): string[] {
+export function permissionResultLines(decision: PermissionDecision, view: SessionView): string[] {
   const { style } = view;
   if (decision.outcome === "cancelled") {
     return [`${style.yellow("╰─")} ${style.yellow(`⊘ cancelled (${decision.reason})`)}`];
   }
   const { option } = decision;
   const label = oneLine(option.name);
-  const id = withIds ? style.dim(` [${oneLine(option.optionId)}]`) : "";
   const lines: string[] = [];
   if (decision.feedback?.trim() && isReject(option)) {
     lines.push(`${BAR}${style.dim("feedback:")} ${oneLine(sanitize(decision.feedback))}`);
   }
   const mark = isReject(option) ? style.red(`✗ ${label}`) : style.green(`✓ ${label}`);
-  lines.push(`${style.yellow("╰─")} ${mark}${id}`);
+  lines.push(`${style.yellow("╰─")} ${mark}`);
   return lines;
 }
 

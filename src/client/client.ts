@@ -23,8 +23,9 @@ import {
 import { formFields } from "./form.js";
 import type { KeySource } from "./input.js";
 import { InteractiveAnswerer } from "./interactive.js";
-import { isInterrupt } from "./keys.js";
+import { EMPTY_LINE, isInterrupt, lineKey, RESIZE, type Key, type LineState } from "./keys.js";
 import { PolicyAnswerer } from "./policy-answerer.js";
+import { layoutInput } from "./prompt-view.js";
 import type { AnswerPolicy } from "./policy.js";
 import { Screen, type Output } from "./screen.js";
 import { SessionView } from "./session-view.js";
@@ -70,6 +71,14 @@ export class TerminalClient {
   private sessionId: string | undefined;
   private turn: AbortController | undefined;
   private readonly idle = new AbortController().signal;
+  /** Prompts sent this session, oldest first (↑ at the prompt). */
+  private readonly history: string[] = [];
+  /** What is being typed while a turn runs: kept for the next prompt. */
+  private draft: LineState = EMPTY_LINE;
+  /** Prompts submitted while a turn ran: each the next turn's prompt, in order. */
+  private readonly queued: string[] = [];
+  /** The agent takes steers (`_meta.steering.supported` in its initialize response). */
+  private steering = false;
 
   constructor(
     private readonly io: ClientIo,
@@ -113,6 +122,7 @@ export class TerminalClient {
       clientCapabilities: { elicitation: { form: {} } },
       clientInfo: { name: CLIENT_NAME, version: PACKAGE_VERSION },
     });
+    this.steering = steeringSupported(init._meta);
     const info = init.agentInfo;
     view.note(
       `Connected to ${info ? `${oneLine(info.title ?? info.name)} (${oneLine(info.name)} ${oneLine(info.version)})` : "the agent"}, ACP v${init.protocolVersion}`,
@@ -142,6 +152,12 @@ export class TerminalClient {
       }
     }
     if (this.options.prompts.length === 0 && this.interactive) await this.promptLoop();
+    else if (!failed) {
+      // Prompts typed ahead during the given ones still run.
+      for (let next = this.queued.shift(); next !== undefined; next = this.queued.shift()) {
+        await this.runTurn(next);
+      }
+    }
     return failed ? 1 : 0;
   }
 
@@ -157,12 +173,10 @@ export class TerminalClient {
     const sessionId = this.requireSession();
     const turn = new AbortController();
     this.turn = turn;
+    if (this.history.at(-1) !== text) this.history.push(text);
     this.view.startTurn(text);
-    this.io.keys?.setFallback((key) => {
-      if (!isInterrupt(key) && key.name !== "escape") return;
-      if (turn.signal.aborted && isInterrupt(key)) this.io.forceQuit?.();
-      else this.cancelTurn();
-    });
+    this.io.keys?.setFallback((key) => this.keyWhileRunning(key, turn));
+    this.showDraft();
     try {
       const response = await this.agent!.request(methods.agent.session.prompt, {
         sessionId,
@@ -176,7 +190,49 @@ export class TerminalClient {
     } finally {
       this.turn = undefined;
       this.io.keys?.setFallback(undefined);
+      this.view.screen.setDraft([]);
     }
+  }
+
+  /**
+   * A key while a turn runs and no box is open: Esc or Ctrl-C interrupts (Ctrl-C again while
+   * cancelling quits); anything else edits the next prompt, which Enter queues.
+   */
+  private keyWhileRunning(key: Key, turn: AbortController): void {
+    if (key === RESIZE) {
+      this.view.screen.resized();
+      return;
+    }
+    if (isInterrupt(key) || key.name === "escape") {
+      if (turn.signal.aborted && isInterrupt(key)) this.io.forceQuit?.();
+      else this.cancelTurn();
+      return;
+    }
+    const step = lineKey(this.draft, key);
+    this.draft = step.state;
+    if (step.action === "submit") {
+      if (this.draft.text.trim() !== "") this.sendTypeAhead(this.draft.text.trim());
+      this.draft = EMPTY_LINE;
+    }
+    this.showDraft();
+  }
+
+  /**
+   * A prompt submitted while a turn runs waits as the next prompt. The seam for steering:
+   * when the agent advertises it (`this.steering`), this is where the text goes to the
+   * running turn as a steer instead (`_session/steering`, not implemented by the agent yet).
+   */
+  private sendTypeAhead(text: string): void {
+    this.queued.push(text);
+  }
+
+  /** The type-ahead under the status line: queued prompts, then the text being typed. */
+  private showDraft(): void {
+    const width = this.view.screen.width;
+    const queued = this.queued.map((text) => `⏵ queued: ${text.replace(/\s+/g, " ")}`);
+    const typing =
+      this.draft.text === "" ? [] : layoutInput("› ", this.draft, Math.max(8, width - 1)).rows;
+    this.view.screen.setDraft([...queued, ...typing]);
   }
 
   /**
@@ -202,7 +258,14 @@ export class TerminalClient {
     const { view } = this;
     view.note("Type a prompt and press Enter. /mode <id> switches mode, /exit or Ctrl-D quits.");
     for (;;) {
-      const input = await this.interactive!.readLine("› ");
+      const next = this.queued.shift();
+      if (next !== undefined) {
+        await this.runTurn(next);
+        continue;
+      }
+      const draft = this.draft.text;
+      this.draft = EMPTY_LINE;
+      const input = await this.interactive!.readPrompt(draft, this.history);
       if (input.action !== "submit") return;
       const text = input.text.trim();
       if (text === "") continue;
@@ -278,6 +341,17 @@ export class TerminalClient {
     if (!this.agent || !this.sessionId) throw new Error("no session yet");
     return this.sessionId;
   }
+}
+
+/** `_meta.steering.supported` of an initialize response. */
+export function steeringSupported(meta: unknown): boolean {
+  if (typeof meta !== "object" || meta === null) return false;
+  const steering: unknown = (meta as Record<string, unknown>).steering;
+  return (
+    typeof steering === "object" &&
+    steering !== null &&
+    (steering as Record<string, unknown>).supported === true
+  );
 }
 
 export function errorText(error: unknown): string {

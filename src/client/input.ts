@@ -1,6 +1,6 @@
 // Keys from the terminal: raw mode, one reader at a time, the rest to a fallback handler.
 import { emitKeypressEvents } from "node:readline";
-import type { Key } from "./keys.js";
+import { RESIZE, type Key } from "./keys.js";
 
 /** Where keys come from; tests feed one by hand. */
 export interface KeySource {
@@ -77,16 +77,37 @@ export class KeyQueue implements KeySource {
   }
 }
 
-/** Keys of a TTY stdin in raw mode; `close()` restores the terminal. */
-export function terminalKeys(stdin: NodeJS.ReadStream): KeySource {
+const PASTE_ON = "\x1b[?2004h";
+const PASTE_OFF = "\x1b[?2004l";
+
+/**
+ * Keys of a TTY stdin in raw mode, with bracketed paste on: the keys of a paste are marked
+ * (`paste`), so a pasted newline does not submit. A resize of `stdout` arrives as `RESIZE`.
+ * `close()` restores the terminal.
+ */
+export function terminalKeys(stdin: NodeJS.ReadStream, stdout?: NodeJS.WriteStream): KeySource {
   const queue = new KeyQueue();
   emitKeypressEvents(stdin);
-  const onKey = (_text: string | undefined, key: Key | undefined): void => {
-    queue.push(key ?? { sequence: _text });
+  let pasting = false;
+  let lastReturn = false;
+  const onKey = (text: string | undefined, key: Key | undefined): void => {
+    const pressed = key ?? { sequence: text };
+    if (pressed.name === "paste-start" || pressed.name === "paste-end") {
+      pasting = pressed.name === "paste-start";
+      return;
+    }
+    // A pasted CRLF is one newline.
+    const crlf = pasting && lastReturn && pressed.name === "enter";
+    lastReturn = pressed.name === "return";
+    if (crlf) return;
+    queue.push(pasting ? { ...pressed, paste: true } : pressed);
   };
+  const onResize = (): void => queue.push(RESIZE);
   stdin.setRawMode(true);
   stdin.on("keypress", onKey);
   stdin.resume();
+  stdout?.write(PASTE_ON);
+  stdout?.on("resize", onResize);
   return {
     next: (signal) => queue.next(signal),
     capture: () => queue.capture(),
@@ -94,6 +115,8 @@ export function terminalKeys(stdin: NodeJS.ReadStream): KeySource {
     close: () => {
       queue.close();
       stdin.off("keypress", onKey);
+      stdout?.off("resize", onResize);
+      stdout?.write(PASTE_OFF);
       if (stdin.isTTY) stdin.setRawMode(false);
       stdin.pause();
     },

@@ -18,57 +18,103 @@ import type { KeySource } from "./input.js";
 import {
   EMPTY_LINE,
   lineKey,
+  lineWith,
   menuKey,
+  RESIZE,
   type LineAction,
   type MenuAction,
   type MenuState,
 } from "./keys.js";
 import { BAR, optionLines, permissionOptionLabels } from "./render.js";
-import { oneLine, truncate } from "./style.js";
+import { layoutInput } from "./prompt-view.js";
+import { oneLine, visibleLength } from "./style.js";
+import { rowsAt, wrapLines, wrapText } from "./wrap.js";
 
 const MENU_HINT = "↑/↓ or 1-9 to choose · Enter to confirm · Esc to cancel";
 const MULTI_HINT = "↑/↓ to move · Space to tick · Enter to confirm · Esc to cancel";
+const PROMPT_HINT =
+  "  Enter to send · \\ then Enter for a new line · ↑ history · Ctrl-C clears · Ctrl-D quits";
+
+interface LineOptions {
+  /** Above the input, wrapped (e.g. what the text is for). */
+  label?: string;
+  /** Before the text, on its first row. */
+  prompt: string;
+  /** Before every row (the box's bar). */
+  gutter?: string;
+  /** Print what was submitted (default true). */
+  echo?: boolean;
+  initial?: string;
+  /** Recalled with ↑/↓, oldest first. */
+  history?: readonly string[];
+  /** The main prompt: a hint row; Ctrl-C clears, and on an empty line twice quits. */
+  prompting?: boolean;
+}
 
 type MenuOutcome = { action: MenuAction | "aborted"; state: MenuState };
 type LineOutcome = { action: LineAction | "aborted"; text: string };
 
-/** A request box being answered: lines printed for good, and a redrawn region below them. */
+/**
+ * A request box being answered: lines printed for good, and a redrawn region below them.
+ * Everything is wrapped to the width, so the rows drawn are known; on a resize the whole box
+ * is drawn again at the new width (one box on screen, never a stale copy).
+ */
 class Modal {
-  private drawn = 0;
-  /** The region's last line has no newline (a text input holds the cursor there). */
-  private cursorInRegion = false;
+  /** The lines printed since the box opened, rewrapped after a resize. */
+  private readonly printed: string[] = [];
+  /** Visible lengths of the rows of the printed part, then of the region. */
+  private printedRows: number[] = [];
+  private regionRows: number[] = [];
+  /** Rows between the end of the region and the cursor (a text input holds the cursor). */
+  private cursorUp = 0;
 
   constructor(
     private readonly out: { write(text: string): void; release(): void },
     private readonly releaseKeys: () => void,
+    private readonly screen: { readonly width: number; readonly height: number },
   ) {
     out.write("\x1b[?25l"); // no cursor while choosing
   }
 
+  /** Lines that stay. */
   print(lines: readonly string[]): void {
     this.clearRegion();
-    if (lines.length) this.out.write(`${lines.join("\n")}\n`);
+    this.printed.push(...lines);
+    this.printedRows.push(...this.write(lines));
   }
 
-  region(lines: readonly string[], cursorColumn?: number): void {
+  /** The redrawn part; with `cursor`, the cursor is shown there (row within `lines`). */
+  region(lines: readonly string[], cursor?: { row: number; column: number }): void {
     this.clearRegion();
-    if (cursorColumn === undefined) {
-      this.out.write(`${lines.join("\n")}\n`);
-      this.cursorInRegion = false;
+    this.regionRows = this.write(lines);
+    if (cursor === undefined) {
       this.out.write("\x1b[?25l");
-    } else {
-      this.out.write(`${lines.join("\n")}\x1b[${cursorColumn + 1}G\x1b[?25h`);
-      this.cursorInRegion = true;
+      return;
     }
-    this.drawn = lines.length;
+    const up = this.regionRows.length - cursor.row;
+    this.out.write(`\x1b[${up}A\x1b[${cursor.column + 1}G\x1b[?25h`);
+    this.cursorUp = up;
   }
 
   clearRegion(): void {
-    if (this.drawn === 0) return;
-    const up = this.cursorInRegion ? this.drawn - 1 : this.drawn;
-    this.out.write(`\r${up > 0 ? `\x1b[${up}A` : ""}\x1b[J`);
-    this.drawn = 0;
-    this.cursorInRegion = false;
+    this.erase(this.regionRows.map(() => 1));
+    this.regionRows = [];
+  }
+
+  /**
+   * The terminal changed size: terminals rewrap what was drawn, so the rows to erase are
+   * counted at the new width. A box taller than the screen cannot be erased row by row:
+   * the screen and its scrollback are cleared instead.
+   */
+  resized(): void {
+    const { width, height } = this.screen;
+    const rows = [...this.printedRows, ...this.regionRows].map((length) => rowsAt(length, width));
+    if (rows.reduce((a, b) => a + b, 0) >= height) {
+      this.out.write("\x1b[H\x1b[2J\x1b[3J");
+      this.cursorUp = 0;
+    } else this.erase(rows);
+    this.regionRows = [];
+    this.printedRows = this.write(this.printed);
   }
 
   close(): void {
@@ -76,6 +122,22 @@ class Modal {
     this.out.write("\x1b[?25h");
     this.out.release();
     this.releaseKeys();
+  }
+
+  /** Writes whole lines, wrapped; returns the visible length of each row. */
+  private write(lines: readonly string[]): number[] {
+    const rows = wrapLines(lines, this.screen.width);
+    if (rows.length) this.out.write(`${rows.join("\n")}\n`);
+    return rows.map(visibleLength);
+  }
+
+  /** Erases `rows` rows above the line the region ends on (each entry: rows of a line). */
+  private erase(rows: readonly number[]): void {
+    const count = rows.reduce((a, b) => a + b, 0);
+    if (count === 0) return;
+    const down = this.cursorUp > 0 ? `\x1b[${this.cursorUp}B` : "";
+    this.out.write(`${down}\r\x1b[${count}A\x1b[J`);
+    this.cursorUp = 0;
   }
 }
 
@@ -106,7 +168,8 @@ export class InteractiveAnswerer implements Answerer {
   }
 
   private openModal(): Modal {
-    return new Modal(this.ctx.view.screen.hold(), this.keys.capture());
+    const { screen } = this.ctx.view;
+    return new Modal(screen.hold(), this.keys.capture(), screen);
   }
 
   private exclusive<T>(signal: AbortSignal, ifAborted: T, ask: () => Promise<T>): Promise<T> {
@@ -140,13 +203,11 @@ export class InteractiveAnswerer implements Answerer {
           decision = { outcome: "selected", option };
           break;
         }
-        const feedback = await this.line(
-          modal,
-          `${oneLine(option.name)}. Feedback for Claude (Enter to skip, Esc to go back): `,
-          signal,
-          BAR,
-          false,
-        );
+        const feedback = await this.line(modal, signal, {
+          label: `${oneLine(option.name)}. Feedback for Claude (Enter to skip, Esc to go back):`,
+          prompt: "> ",
+          echo: false,
+        });
         if (feedback.action === "cancel") continue;
         if (feedback.action !== "submit") {
           decision = { outcome: "cancelled", reason: this.stopReason(feedback.action, signal) };
@@ -158,7 +219,7 @@ export class InteractiveAnswerer implements Answerer {
           ...(feedback.text.trim() ? { feedback: feedback.text } : {}),
         };
       }
-      modal.print(permissionResultLines(decision, view, false));
+      modal.print(permissionResultLines(decision, view));
     } finally {
       modal.close();
       view.endRequest(call);
@@ -252,11 +313,9 @@ export class InteractiveAnswerer implements Answerer {
       case "text":
       case "number": {
         for (;;) {
-          const input = await this.line(
-            modal,
-            `${field.required ? "" : "(Enter to skip) "}> `,
-            signal,
-          );
+          const input = await this.line(modal, signal, {
+            prompt: `${field.required ? "" : "(Enter to skip) "}> `,
+          });
           if (input.action !== "submit") return { stop: input.action };
           const text = input.text.trim();
           if (text === "" && !field.required) {
@@ -308,22 +367,40 @@ export class InteractiveAnswerer implements Answerer {
     const { view } = this.ctx;
     let state: MenuState = { cursor, count: labels.length, ...(checked ? { checked } : {}) };
     for (;;) {
-      const help = truncate(checked ? MULTI_HINT : MENU_HINT, Math.max(4, view.screen.width - 4));
-      const hint = `${view.style.yellow("╰─")} ${view.style.dim(help)}`;
-      modal.region([...optionLines(labels, state.cursor, view.ctx, state.checked), hint]);
+      const hint = wrapText(checked ? MULTI_HINT : MENU_HINT, view.screen.width, "╰─ ", "   ").map(
+        (row, i) =>
+          i === 0
+            ? `${view.style.yellow("╰─")}${view.style.dim(row.slice(2))}`
+            : view.style.dim(row),
+      );
+      modal.region([...optionLines(labels, state.cursor, view.ctx, state.checked), ...hint]);
       const key = await this.keys.next(signal);
       if (!key) return { action: "aborted", state };
+      if (key === RESIZE) {
+        modal.resized();
+        continue;
+      }
       const step = menuKey(state, key);
       state = step.state;
       if (step.action) return { action: step.action, state };
     }
   }
 
-  /** A line of input between turns (the prompt). */
-  async readLine(prompt: string): Promise<LineOutcome> {
+  /**
+   * The prompt between turns: multi-line, ↑/↓ recall `history`, Ctrl-C clears the text and,
+   * on an empty line, twice in a row quits (as in Claude Code).
+   */
+  async readPrompt(initial: string, history: readonly string[]): Promise<LineOutcome> {
     const modal = this.openModal();
     try {
-      return await this.line(modal, prompt, new AbortController().signal, "", false);
+      return await this.line(modal, new AbortController().signal, {
+        prompt: "› ",
+        gutter: "",
+        echo: false,
+        initial,
+        history,
+        prompting: true,
+      });
     } finally {
       modal.close();
     }
@@ -331,35 +408,83 @@ export class InteractiveAnswerer implements Answerer {
 
   private async line(
     modal: Modal,
-    prompt: string,
     signal: AbortSignal,
-    gutter = BAR,
-    echo = true,
+    options: LineOptions,
   ): Promise<LineOutcome> {
     const { view } = this.ctx;
-    let state = EMPTY_LINE;
+    const { style } = view;
+    const gutter = options.gutter ?? BAR;
+    const history = options.history ?? [];
+    let state = lineWith(options.initial ?? "");
+    let recalled = history.length; // history.length: the text being written, not a recalled one
+    let draft = state.text;
+    let armed = false; // Ctrl-C on an empty prompt: the next one quits
     for (;;) {
-      // One screen line, never wrapped (a wrapped line could not be redrawn in place).
       const width = view.screen.width;
-      const label = truncate(prompt, Math.max(4, Math.floor(width / 2)));
-      const labelLength = [...label].length;
-      const room = Math.max(4, width - gutter.length - labelLength - 2);
-      const chars = [...state.text];
-      const start = Math.max(0, state.cursor - room + 1);
-      const shown = truncate(chars.slice(start).join(""), room);
-      const column = gutter.length + labelLength + state.cursor - start;
-      modal.region([`${gutter}${view.style.cyan(label)}${shown}`], column);
+      const label = options.label
+        ? wrapText(options.label, width, gutter).map((row) => style.cyan(row))
+        : [];
+      const input = layoutInput(options.prompt, state, Math.max(8, width - gutter.length));
+      const rows = input.rows.map((row, i) =>
+        i === 0
+          ? `${gutter}${style.cyan(options.prompt)}${row.slice(options.prompt.length)}`
+          : `${gutter}${row}`,
+      );
+      const hint = options.prompting
+        ? [style.dim(armed ? "  Press Ctrl-C again to exit" : PROMPT_HINT)]
+        : [];
+      modal.region([...label, ...rows, ...hint], {
+        row: label.length + input.cursorRow,
+        column: gutter.length + input.cursorColumn,
+      });
       const key = await this.keys.next(signal);
       if (!key) return { action: "aborted", text: state.text };
-      const step = lineKey(state, key);
-      state = step.state;
-      if (step.action) {
-        modal.clearRegion();
-        if (step.action === "submit" && echo) {
-          modal.print([`${gutter}${view.style.cyan(prompt)}${state.text}`]);
-        }
-        return { action: step.action, text: state.text };
+      if (key === RESIZE) {
+        modal.resized();
+        continue;
       }
+      const step = lineKey(state, key);
+      const wasArmed = armed;
+      armed = false;
+      state = step.state;
+      switch (step.action) {
+        case undefined:
+          continue;
+        case "previous":
+        case "next": {
+          const to = step.action === "previous" ? recalled - 1 : recalled + 1;
+          if (to < 0 || to > history.length) continue;
+          if (recalled === history.length) draft = state.text;
+          recalled = to;
+          state = lineWith(to === history.length ? draft : history[to]!);
+          continue;
+        }
+        case "cancel":
+          if (options.prompting) continue; // Esc at the prompt: nothing to cancel
+          break;
+        case "interrupt":
+          if (options.prompting && state.text !== "") {
+            state = EMPTY_LINE;
+            continue;
+          }
+          if (options.prompting && !wasArmed) {
+            armed = true;
+            continue;
+          }
+          break;
+        default:
+          break;
+      }
+      modal.clearRegion();
+      if (step.action === "submit" && options.echo !== false) {
+        const [first = "", ...more] = state.text.split("\n");
+        modal.print([
+          ...label,
+          `${gutter}${style.cyan(options.prompt)}${first}`,
+          ...more.map((l) => `${gutter}${" ".repeat([...options.prompt].length)}${l}`),
+        ]);
+      }
+      return { action: step.action, text: state.text };
     }
   }
 }

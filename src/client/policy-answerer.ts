@@ -18,7 +18,7 @@ import { optionLines, permissionOptionLabels } from "./render.js";
 
 /**
  * Answers without asking, by `--answer` policy, and prints each request and its answer
- * as a readable transcript (option ids and kinds included, for client developers).
+ * as a readable transcript (each option's standard kind included, for client developers).
  */
 export class PolicyAnswerer implements Answerer {
   constructor(
@@ -48,7 +48,7 @@ export class PolicyAnswerer implements Answerer {
         ...(this.feedback && isReject(option) ? { feedback: this.feedback } : {}),
       };
     }
-    view.requestBlock([...lines, ...permissionResultLines(decision, view, true)]);
+    view.requestBlock([...lines, ...permissionResultLines(decision, view)]);
     view.endRequest(call);
     if (decision.outcome === "cancelled" && !signal.aborted) this.ctx.cancelTurn();
     return Promise.resolve(decision);

@@ -11,14 +11,15 @@ import type {
   ToolCallStatus,
 } from "@agentclientprotocol/sdk";
 import { diffLines, hunks } from "./diff.js";
-import { oneLine, sanitize, truncate, type Style } from "./style.js";
+import { oneLine, sanitize, type Style } from "./style.js";
+import { wrapText } from "./wrap.js";
 import type { ToolCallState } from "./tool-calls.js";
 
 export interface RenderContext {
   style: Style;
   /** The session's cwd: paths below it are shown relative. */
   cwd: string;
-  /** Terminal columns; lines are cut to fit. */
+  /** Terminal columns (the screen wraps longer lines; option lists wrap themselves). */
   width: number;
 }
 
@@ -32,11 +33,6 @@ export function displayPath(path: string, cwd: string): string {
   if (!isAbsolute(clean)) return clean;
   const rel = relative(cwd, clean);
   return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? clean : rel;
-}
-
-/** Cuts a plain line to the width left after `indent` columns. */
-function fit(text: string, ctx: RenderContext, indent: number): string {
-  return truncate(text, Math.max(10, ctx.width - indent));
 }
 
 export function statusIcon(status: ToolCallStatus | undefined, style: Style): string {
@@ -59,11 +55,10 @@ const STATUS_WORDS: Record<ToolCallStatus, string> = {
   failed: "failed",
 };
 
-/** `● Title (kind)` then the locations. */
+/** `● Title` then the locations (the ACP kind is for clients, not for people). */
 export function toolHeaderLines(call: ToolCallState, ctx: RenderContext): string[] {
   const title = oneLine(call.title) || "Tool call";
-  const kind = call.kind ? ctx.style.dim(` (${call.kind})`) : "";
-  return [`${ctx.style.cyan("●")} ${ctx.style.bold(fit(title, ctx, 14))}${kind}`].concat(
+  return [`${ctx.style.cyan("●")} ${ctx.style.bold(title)}`].concat(
     locationLines(call.locations, ctx).map((l) => `  ${l}`),
   );
 }
@@ -78,8 +73,8 @@ export function toolStatusLine(call: ToolCallState, ctx: RenderContext, withTitl
   const word = STATUS_WORDS[call.status] ?? String(call.status);
   const icon = statusIcon(call.status, ctx.style);
   const { dim } = ctx.style;
-  if (renamed) return `  ${dim("└")} ${icon} ${dim(`${word}:`)} ${fit(title, ctx, 20)}`;
-  if (withTitle) return `  ${dim("└")} ${icon} ${fit(title, ctx, 24)}${dim(`: ${word}`)}`;
+  if (renamed) return `  ${dim("└")} ${icon} ${dim(`${word}:`)} ${title}`;
+  if (withTitle) return `  ${dim("└")} ${icon} ${title}${dim(`: ${word}`)}`;
   return `  ${dim("└")} ${icon} ${dim(word)}`;
 }
 
@@ -91,7 +86,7 @@ export function locationLines(
     .filter((l) => typeof l.path === "string" && l.path !== "")
     .map((l) => {
       const line = typeof l.line === "number" ? `:${l.line}` : "";
-      return ctx.style.dim(`↳ ${fit(displayPath(l.path, ctx.cwd) + line, ctx, 6)}`);
+      return ctx.style.dim(`↳ ${displayPath(l.path, ctx.cwd) + line}`);
     });
 }
 
@@ -101,7 +96,7 @@ export function textLines(text: string, ctx: RenderContext, max = MAX_TEXT_LINES
     .split("\n")
     .filter((line) => !/^\s*```[\w-]*\s*$/.test(line));
   while (lines.length > 0 && lines.at(-1)!.trim() === "") lines.pop();
-  const shown = lines.slice(0, max).map((line) => fit(line, ctx, 6));
+  const shown = lines.slice(0, max).map((line) => line);
   if (lines.length > max) shown.push(ctx.style.dim(`… ${lines.length - max} more lines`));
   return shown;
 }
@@ -133,10 +128,10 @@ export function diffBlockLines(
 ): string[] {
   const { style } = ctx;
   const isNew = oldText === null || oldText === undefined;
-  const header = `${style.bold(fit(displayPath(path, ctx.cwd), ctx, 16))}${isNew ? style.dim(" (new file)") : ""}`;
+  const header = `${style.bold(displayPath(path, ctx.cwd))}${isNew ? style.dim(" (new file)") : ""}`;
   const body = hunks(diffLines(oldText, newText)).map((line) => {
     if (line === null) return style.dim("  ⋯");
-    const text = fit(`${line.op} ${sanitize(line.text)}`, ctx, 6);
+    const text = `${line.op} ${sanitize(line.text)}`;
     return line.op === "-"
       ? style.red(text)
       : line.op === "+"
@@ -203,15 +198,12 @@ export function permissionLines(
 ): string[] {
   const { style } = ctx;
   const heading = hints.title ?? (oneLine(call.title) || "Permission requested");
-  const lines = [`${style.yellow("╭─")} ${style.bold(`Permission: ${fit(heading, ctx, 16)}`)}`];
+  const lines = [`${style.yellow("╭─")} ${style.bold(`Permission: ${heading}`)}`];
   if (hints.description) {
     lines.push(...textLines(hints.description, ctx, 4).map((l) => `${BAR}${style.dim(l)}`));
   }
   const subjectTitle = oneLine(call.title);
-  if (subjectTitle && subjectTitle !== heading) {
-    const kind = call.kind ? style.dim(` (${call.kind})`) : "";
-    lines.push(`${BAR}${fit(subjectTitle, ctx, 14)}${kind}`);
-  }
+  if (subjectTitle && subjectTitle !== heading) lines.push(`${BAR}${subjectTitle}`);
   const diffPaths = new Set(call.content.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
   const locations = call.locations.filter((l) => l.line != null || !diffPaths.has(l.path));
   for (const line of [...locationLines(locations, ctx), ...contentLines(call.content, ctx)]) {
@@ -220,7 +212,10 @@ export function permissionLines(
   return lines;
 }
 
-/** The numbered option list; `cursor` marks the highlighted one (interactive only). */
+/**
+ * The numbered option list; `cursor` marks the highlighted one (interactive only). A long
+ * label wraps under itself: it is never cut (a durable rule must be readable whole).
+ */
 export function optionLines(
   labels: ReadonlyArray<{ label: string; detail?: string }>,
   cursor: number | undefined,
@@ -228,29 +223,34 @@ export function optionLines(
   checked?: readonly boolean[],
 ): string[] {
   const { style } = ctx;
-  return labels.map((option, index) => {
+  return labels.flatMap((option, index) => {
     const here = index === cursor;
-    const box = checked ? (checked[index] ? "[x] " : "[ ] ") : "";
-    const label = `${index + 1}. ${box}${oneLine(option.label)}`;
+    const lead = `${BAR}${here ? "❯" : " "} ${index + 1}. ${checked ? (checked[index] ? "[x] " : "[ ] ") : ""}`;
+    const indent = " ".repeat([...lead].length);
+    const label = oneLine(option.label);
     const detail = option.detail ? ` — ${oneLine(option.detail)}` : "";
-    // Cut the plain line to the width (a wrapped line would break redrawing), then style it.
-    const line = fit(label + detail, ctx, BAR.length + 2);
-    const shownLabel = line.slice(0, label.length);
-    const rest = line.slice(shownLabel.length);
-    const text = here ? style.cyan(style.bold(shownLabel)) : shownLabel;
-    return `${BAR}${here ? style.cyan("❯") : " "} ${text}${style.dim(rest)}`;
+    // Wrapped as plain text, then styled: the label's characters bold, the detail's dim.
+    let labelLeft = [...label].length;
+    return wrapText(label + detail, ctx.width, lead, indent).map((row, i) => {
+      const head = i === 0 ? lead : indent;
+      const chars = [...row.slice(head.length)];
+      const skipped = i === 0 ? 0 : 1; // the space the wrap dropped
+      labelLeft = Math.max(0, labelLeft - skipped);
+      const own = chars.slice(0, labelLeft).join("");
+      const rest = chars.slice(labelLeft).join("");
+      labelLeft = Math.max(0, labelLeft - [...own].length);
+      const styledHead = i === 0 && here ? head.replace("❯", style.cyan("❯")) : head;
+      return `${styledHead}${here ? style.cyan(style.bold(own)) : own}${style.dim(rest)}`;
+    });
   });
 }
 
-/** Labels of permission options; ids and kinds are shown in transcripts for developers. */
+/** Labels of permission options; the standard kind is shown in transcripts (no ids). */
 export function permissionOptionLabels(
   options: readonly PermissionOption[],
-  withIds: boolean,
+  withKinds: boolean,
 ): Array<{ label: string; detail?: string }> {
-  return options.map((o) => ({
-    label: o.name,
-    ...(withIds ? { detail: `${oneLine(o.optionId)}, ${o.kind}` } : {}),
-  }));
+  return options.map((o) => ({ label: o.name, ...(withKinds ? { detail: o.kind } : {}) }));
 }
 
 const PLAN_MARKS: Record<PlanEntry["status"], string> = {
@@ -264,7 +264,7 @@ export function planLines(entries: readonly PlanEntry[], ctx: RenderContext): st
   const lines = [`${style.magenta("◆")} ${style.bold("Tasks")}`];
   for (const entry of entries) {
     const mark = PLAN_MARKS[entry.status] ?? "☐";
-    const text = `${mark} ${fit(oneLine(entry.content), ctx, 8)}`;
+    const text = `${mark} ${oneLine(entry.content)}`;
     lines.push(
       `  ${entry.status === "completed" ? style.dim(text) : entry.status === "in_progress" ? style.yellow(text) : text}`,
     );

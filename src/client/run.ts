@@ -40,9 +40,10 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
   const output: Output = {
     write: (text) => void stdout.write(text),
     columns: () => (stdout.isTTY ? stdout.columns || 100 : 120),
+    rows: () => (stdout.isTTY ? stdout.rows || 40 : 40),
   };
   const style = createStyle(options.color ?? colorWanted(stdout.isTTY === true, options.agentEnv));
-  const keys = answer === "interactive" ? terminalKeys(stdin) : undefined;
+  const keys = answer === "interactive" ? terminalKeys(stdin, stdout) : undefined;
   let forceQuit: () => void = () => undefined;
   const quit = new Promise<number>((resolve) => {
     forceQuit = () => resolve(130);

@@ -1,11 +1,14 @@
 // The one writer to the terminal: whole lines, streamed text, a spinner line, and modal
 // requests that hold back other output while the user answers.
-import { truncate } from "./style.js";
+import { truncate, visibleLength } from "./style.js";
+import { rowsAt, wrapLines } from "./wrap.js";
 
 export interface Output {
   write(text: string): void;
   /** Columns of the terminal (a default for pipes). */
   columns(): number;
+  /** Rows of the terminal (a default for pipes). */
+  rows?(): number;
 }
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -15,8 +18,12 @@ export class Screen {
   private atLineStart = true;
   /** The last line written was empty (or nothing was written yet). */
   private blankLast = true;
-  private spinnerShown = false;
+  /** Visible lengths of the status rows on screen (spinner, then the draft). */
+  private statusShown: number[] = [];
   private activity: string | undefined;
+  /** When the turn started: the status shows the elapsed time and how to interrupt. */
+  private since: number | undefined;
+  private draft: string[] = [];
   private frame = 0;
   private timer: NodeJS.Timeout | undefined;
   private held = false;
@@ -32,10 +39,15 @@ export class Screen {
     return this.out.columns();
   }
 
-  /** Whole lines, on a fresh line. */
+  get height(): number {
+    return this.out.rows?.() ?? 40;
+  }
+
+  /** Whole lines, on a fresh line, word-wrapped to the width (nothing is cut). */
   lines(lines: readonly string[]): void {
     if (lines.length === 0) return;
-    this.emit(`${this.atLineStart ? "" : "\n"}${lines.join("\n")}\n`);
+    const wrapped = wrapLines(lines, this.width);
+    this.emit(`${this.atLineStart ? "" : "\n"}${wrapped.join("\n")}\n`);
     this.blankLast = lines.at(-1) === "";
   }
 
@@ -62,9 +74,13 @@ export class Screen {
     if (!this.atLineStart) this.emit("\n");
   }
 
-  /** What the spinner says is going on; undefined stops it. */
-  setActivity(label: string | undefined): void {
+  /**
+   * What the spinner says is going on; undefined stops it. With `since`, the status line
+   * shows the time since then and that Esc interrupts.
+   */
+  setActivity(label: string | undefined, since?: number): void {
     this.activity = label;
+    this.since = since;
     if (!this.spinner) return;
     if (label === undefined) {
       this.stopTimer();
@@ -76,6 +92,21 @@ export class Screen {
       this.drawSpinner();
     }, FRAME_MS);
     this.timer.unref();
+    this.drawSpinner();
+  }
+
+  /** Rows under the status line (the prompt typed ahead while a turn runs). */
+  setDraft(rows: readonly string[]): void {
+    this.draft = [...rows];
+    if (!this.spinner || this.held) return;
+    this.eraseSpinner();
+    this.drawSpinner();
+  }
+
+  /** The terminal was resized: the status rows may have been rewrapped. */
+  resized(): void {
+    if (this.held) return;
+    this.eraseSpinner();
     this.drawSpinner();
   }
 
@@ -125,15 +156,23 @@ export class Screen {
 
   private drawSpinner(): void {
     if (!this.spinner || this.held || this.activity === undefined || !this.atLineStart) return;
-    const line = truncate(`${FRAMES[this.frame]} ${this.activity}`, Math.max(10, this.width - 1));
-    this.out.write(`\r\x1b[2K\x1b[2m${line}\x1b[22m`);
-    this.spinnerShown = true;
+    const room = Math.max(10, this.width - 1);
+    const elapsed =
+      this.since === undefined
+        ? ""
+        : ` (${Math.floor((Date.now() - this.since) / 1000)}s · esc to interrupt)`;
+    const line = truncate(`${FRAMES[this.frame]} ${this.activity}${elapsed}`, room);
+    // A status, not a label: cut to one row so it can be redrawn in place.
+    const rows = [`\x1b[2m${line}\x1b[22m`, ...this.draft.map((row) => truncate(row, room))];
+    this.out.write(`\r\x1b[2K${rows.join("\n")}`);
+    this.statusShown = rows.map(visibleLength);
   }
 
   private eraseSpinner(): void {
-    if (!this.spinnerShown) return;
-    this.out.write("\r\x1b[2K");
-    this.spinnerShown = false;
+    if (this.statusShown.length === 0) return;
+    const rows = this.statusShown.reduce((sum, length) => sum + rowsAt(length, this.width), 0);
+    this.out.write(`\r${rows > 1 ? `\x1b[${rows - 1}A` : ""}\x1b[J`);
+    this.statusShown = [];
   }
 
   private stopTimer(): void {

@@ -40,14 +40,15 @@ describe("menu keys", () => {
     expect(press({ ...menu, cursor: 2 }, key("home")).state.cursor).toBe(0);
   });
 
-  it("moves to the item of a number key, ignoring numbers past the end", () => {
-    expect(press(menu, ch("3")).state.cursor).toBe(2);
-    expect(press(menu, ch("4")).state.cursor).toBe(0);
-    expect(press(menu, ch("3"), ch("9")).state.cursor).toBe(2);
+  it("chooses the item of a number key at once (as Claude Code), ignoring numbers past the end", () => {
+    expect(press(menu, ch("3"))).toEqual({ state: { ...menu, cursor: 2 }, action: "confirm" });
+    expect(press(menu, ch("4"))).toEqual({ state: menu });
+    const multi = { ...menu, checked: [false, false, false] };
+    expect(press(multi, ch("2"))).toEqual({ state: { ...multi, cursor: 1 } }); // only moves
   });
 
   it("confirms with Enter, cancels with Esc, interrupts with Ctrl-C", () => {
-    expect(press(menu, ch("2"), key("return"))).toEqual({
+    expect(press(menu, key("down"), key("return"))).toEqual({
       state: { ...menu, cursor: 1 },
       action: "confirm",
     });
@@ -74,7 +75,27 @@ describe("line editor keys", () => {
     expect(type(typed.state, key("backspace")).state).toEqual({ text: "ac", cursor: 1 });
     expect(type(typed.state, key("delete")).state).toEqual({ text: "ab", cursor: 2 });
     expect(type(typed.state, key("home"), ch("_")).state.text).toBe("_abc");
-    expect(type(typed.state, ctrl("u")).state).toEqual(EMPTY_LINE);
+    expect(type(typed.state, ctrl("u")).state).toEqual({ text: "c", cursor: 0 });
+    expect(type(typed.state, key("end"), ctrl("u")).state).toEqual(EMPTY_LINE);
+  });
+
+  it("inserts a pasted Enter as a newline instead of submitting", () => {
+    const pasted = type(EMPTY_LINE, ch("a"), key("return", { paste: true }), ch("b"));
+    expect(pasted).toEqual({ state: { text: "a\nb", cursor: 3 } });
+  });
+
+  it("makes a new line with \\ then Enter, Alt-Enter or Ctrl-J (enter), as in Claude Code", () => {
+    expect(type(EMPTY_LINE, ch("a"), ch("\\"), key("return")).state.text).toBe("a\n");
+    expect(type(EMPTY_LINE, ch("a"), key("return", { meta: true })).state.text).toBe("a\n");
+    expect(type(EMPTY_LINE, ch("a"), key("enter")).state.text).toBe("a\n");
+  });
+
+  it("moves between lines with Up/Down, and asks for history past the first or last line", () => {
+    const two = type(EMPTY_LINE, ch("a"), ch("b"), key("enter"), ch("c"));
+    expect(type(two.state, key("up")).state).toEqual({ text: "ab\nc", cursor: 1 });
+    expect(type(two.state, key("up"), key("up")).action).toBe("previous");
+    expect(type(two.state, key("down")).action).toBe("next");
+    expect(type(two.state, key("up"), key("down")).state.cursor).toBe(4);
   });
 
   it("takes spaces and non-ASCII text, but no control characters", () => {

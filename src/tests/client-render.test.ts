@@ -14,6 +14,7 @@ import {
 } from "../client/render.js";
 import { createStyle, sanitize, visibleLength } from "../client/style.js";
 import { ToolCallStore } from "../client/tool-calls.js";
+import { wrapLine } from "../client/wrap.js";
 
 const plain: RenderContext = { style: createStyle(false), cwd: "/home/user/project", width: 100 };
 const colour: RenderContext = { ...plain, style: createStyle(true) };
@@ -85,11 +86,10 @@ describe("option lists", () => {
     ]);
   });
 
-  it("shows ids and kinds in transcripts, and no marker when nothing is highlighted", () => {
+  it("shows the standard kinds in transcripts but no internal option ids, and no marker when nothing is highlighted", () => {
     const lines = optionLines(permissionOptionLabels(options, true), undefined, plain);
-    expect(lines[1]).toBe(
-      "│   2. Yes, and don't ask again for npm test commands — allow-with-updates, allow_always",
-    );
+    expect(lines[1]).toBe("│   2. Yes, and don't ask again for npm test commands — allow_always");
+    expect(lines.join("\n")).not.toContain("allow-with-updates");
     expect(lines.some((l) => l.includes("❯"))).toBe(false);
   });
 
@@ -98,10 +98,17 @@ describe("option lists", () => {
     expect(lines).toEqual(["│ ❯ 1. [ ] A", "│   2. [x] B"]);
   });
 
-  it("cuts long labels to the terminal width", () => {
-    const narrow = { ...plain, width: 30 };
-    const [line] = optionLines([{ label: "x".repeat(100), detail: "y".repeat(50) }], 0, narrow);
-    expect(visibleLength(line!)).toBeLessThanOrEqual(30);
+  it("wraps a long label under itself at the terminal width: never cut, every word shown", () => {
+    const label =
+      "Yes, and don't ask again for npm test and make lint commands and any cargo build, go vet, or yarn lint command (broader than this command) in this project";
+    const narrow = { ...plain, width: 40 };
+    const lines = optionLines([{ label }, { label: "No" }], 0, narrow);
+    for (const line of lines) expect(visibleLength(line)).toBeLessThanOrEqual(40);
+    expect(lines[0]).toMatch(/^│ ❯ 1\. Yes, and/);
+    expect(lines[1]).toMatch(/^ {7}\S/); // continuation rows hang under the label
+    const rows = lines.slice(0, -1).map((l, i) => (i === 0 ? l.slice(7) : l.trim()));
+    expect(rows.join(" ")).toBe(label);
+    expect(lines.join("")).not.toContain("…");
   });
 });
 
@@ -124,7 +131,7 @@ describe("permission requests", () => {
     expect(lines[0]).toBe("╭─ Permission: Ready to code?");
     expect(lines).toContain("│ Reason: x");
     // The subject is still the tool call: its title, locations and content.
-    expect(lines).toContain("│ npm test (execute)");
+    expect(lines).toContain("│ npm test"); // no ACP kind in what people read
     expect(lines).toContain("│ ↳ package.json:3");
     expect(lines).toContain("│ Run the tests");
   });
@@ -196,5 +203,14 @@ describe("tool calls, plans and safety", () => {
     expect(sanitize("a\x1b]0;title\x07b\x1b[2Jc\r\nd\te")).toBe("a]0;titleb[2Jc\nd  e");
     const call = new ToolCallStore().merge({ toolCallId: "x", title: "evil\x1b[31m title\x07" });
     expect(permissionLines({}, call, plain)[0]).toBe("╭─ Permission: evil[31m title");
+  });
+});
+
+describe("wrapping", () => {
+  it("wraps at spaces within the width, keeps a box's gutter, and carries styles across the break", () => {
+    expect(wrapLine("│ one two three four", 12)).toEqual(["│ one two", "│ three four"]);
+    expect(wrapLine("x".repeat(25), 10)).toEqual(["x".repeat(10), "x".repeat(10), "x".repeat(5)]);
+    const bold = wrapLine("\u001b[1mhello world\u001b[22m", 8);
+    expect(bold).toEqual(["\u001b[1mhello\u001b[0m", "\u001b[1mworld\u001b[22m"]);
   });
 });
