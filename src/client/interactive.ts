@@ -28,7 +28,7 @@ import {
 import { BAR, optionLines, permissionOptionLabels } from "./render.js";
 import { layoutInput } from "./prompt-view.js";
 import { oneLine, visibleLength } from "./style.js";
-import { rowsAt, wrapLines, wrapText } from "./wrap.js";
+import { wrapLines, wrapText } from "./wrap.js";
 
 const MENU_HINT = "↑/↓ or 1-9 to choose · Enter to confirm · Esc to cancel";
 const MULTI_HINT = "↑/↓ to move · Space to tick · Enter to confirm · Esc to cancel";
@@ -57,13 +57,12 @@ type LineOutcome = { action: LineAction | "aborted"; text: string };
 /**
  * A request box being answered: lines printed for good, and a redrawn region below them.
  * Everything is wrapped to the width, so the rows drawn are known; on a resize the whole box
- * is drawn again at the new width (one box on screen, never a stale copy).
+ * is drawn again at the new width.
  */
 class Modal {
-  /** The lines printed since the box opened, rewrapped after a resize. */
+  /** The lines printed since the box opened, drawn again after a resize. */
   private readonly printed: string[] = [];
-  /** Visible lengths of the rows of the printed part, then of the region. */
-  private printedRows: number[] = [];
+  /** Visible lengths of the region's rows. */
   private regionRows: number[] = [];
   /** Rows between the end of the region and the cursor (a text input holds the cursor). */
   private cursorUp = 0;
@@ -71,7 +70,7 @@ class Modal {
   constructor(
     private readonly out: { write(text: string): void; release(): void },
     private readonly releaseKeys: () => void,
-    private readonly screen: { readonly width: number; readonly height: number },
+    private readonly screen: { readonly width: number },
   ) {
     out.write("\x1b[?25l"); // no cursor while choosing
   }
@@ -80,7 +79,7 @@ class Modal {
   print(lines: readonly string[]): void {
     this.clearRegion();
     this.printed.push(...lines);
-    this.printedRows.push(...this.write(lines));
+    this.write(lines);
   }
 
   /** The redrawn part; with `cursor`, the cursor is shown there (row within `lines`). */
@@ -102,19 +101,15 @@ class Modal {
   }
 
   /**
-   * The terminal changed size: terminals rewrap what was drawn, so the rows to erase are
-   * counted at the new width. A box taller than the screen cannot be erased row by row:
-   * the screen and its scrollback are cleared instead.
+   * The terminal changed size. Terminals rewrap (or cut) what was drawn, each its own way, so
+   * the rows to erase cannot be known: the screen and its scrollback are cleared and the box
+   * drawn again at the new width (one box, never a stale copy; earlier output is gone).
    */
   resized(): void {
-    const { width, height } = this.screen;
-    const rows = [...this.printedRows, ...this.regionRows].map((length) => rowsAt(length, width));
-    if (rows.reduce((a, b) => a + b, 0) >= height) {
-      this.out.write("\x1b[H\x1b[2J\x1b[3J");
-      this.cursorUp = 0;
-    } else this.erase(rows);
+    this.out.write("\x1b[H\x1b[2J\x1b[3J");
+    this.cursorUp = 0;
     this.regionRows = [];
-    this.printedRows = this.write(this.printed);
+    this.write(this.printed);
   }
 
   close(): void {
@@ -387,8 +382,8 @@ export class InteractiveAnswerer implements Answerer {
   }
 
   /**
-   * The prompt between turns: multi-line, ↑/↓ recall `history`, Ctrl-C clears the text and,
-   * on an empty line, twice in a row quits (as in Claude Code).
+   * The prompt between turns: multi-line, ↑/↓ recall `history`. Ctrl-C clears the text; a
+   * second Ctrl-C in a row, on the empty line, quits (as in Claude Code).
    */
   async readPrompt(initial: string, history: readonly string[]): Promise<LineOutcome> {
     const modal = this.openModal();
@@ -464,7 +459,8 @@ export class InteractiveAnswerer implements Answerer {
           break;
         case "interrupt":
           if (options.prompting && state.text !== "") {
-            state = EMPTY_LINE;
+            state = EMPTY_LINE; // cleared; a second Ctrl-C now quits
+            armed = true;
             continue;
           }
           if (options.prompting && !wasArmed) {

@@ -37,6 +37,8 @@ export class SessionView {
   private pendingPlan: PlanEntry[] | undefined;
   private printedPlan = "";
   private turnRunning = false;
+  /** When the running turn started (the status line shows the time since). */
+  private turnStarted = 0;
   /** The tool call whose lines were printed last: its status lines need no title. */
   private lastCall: string | undefined;
 
@@ -99,10 +101,13 @@ export class SessionView {
 
   startTurn(prompt: string): void {
     this.flush();
+    const [first = "", ...more] = sanitize(prompt).split("\n");
     this.screen.block([
-      `${this.style.bold(this.style.blue("›"))} ${this.style.bold(oneLine(prompt))}`,
+      `${this.style.bold(this.style.blue("›"))} ${this.style.bold(first)}`,
+      ...more.map((line) => `  ${this.style.bold(line)}`),
     ]);
     this.turnRunning = true;
+    this.turnStarted = Date.now();
     this.refreshActivity();
   }
 
@@ -285,7 +290,8 @@ export class SessionView {
       const title = oneLine(running.title) || "Tool call";
       this.screen.setActivity(
         `${title} — ${running.status === "in_progress" ? "running" : "starting"}${more}`,
+        this.turnStarted,
       );
-    } else this.screen.setActivity("Working…");
+    } else this.screen.setActivity("Working…", this.turnStarted);
   }
 }

@@ -1,66 +1,18 @@
 // The terminal client in a real terminal (tmux): keys in, the screen captured. The built
 // client (dist/client/index.js) runs the built agent, real Claude Code and a scripted model.
-import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedApi, toolResults, type ScriptedApi } from "../scripted-api/index.js";
+import { Tmux } from "./support/tmux.js";
 
-const run = promisify(execFile);
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const CLIENT = join(REPO, "dist", "client", "index.js");
 const AGENT = join(REPO, "dist", "index.js");
 const TEST_ID = "toolu_tmux_test";
-
-/** One tmux server of our own (its own socket), killed in teardown. */
-class Tmux {
-  readonly socket = `claude-agent-acp-client-test-${process.pid}-${randomUUID().slice(0, 8)}`;
-
-  private tmux(...args: string[]): Promise<{ stdout: string }> {
-    return run("tmux", ["-u", "-L", this.socket, "-f", "/dev/null", ...args]);
-  }
-
-  private socketPath: string | undefined;
-
-  async start(command: string): Promise<void> {
-    await this.tmux("new-session", "-d", "-x", "110", "-y", "40", command);
-    this.socketPath = (await this.tmux("display-message", "-p", "#{socket_path}")).stdout.trim();
-  }
-
-  /** The pane with its scrollback, as text. */
-  async capture(): Promise<string> {
-    return (await this.tmux("capture-pane", "-p", "-J", "-S", "-")).stdout;
-  }
-
-  async keys(...keys: string[]): Promise<void> {
-    await this.tmux("send-keys", ...keys);
-  }
-
-  async waitFor(pattern: RegExp, timeoutMs = 25_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = await this.capture();
-      if (pattern.test(screen)) return screen;
-      const exited = /\[client exited \d+\]/.test(screen);
-      if (exited || Date.now() > deadline) {
-        const why = exited ? "the client exited" : "timed out";
-        throw new Error(`${why} waiting for ${pattern}; screen:\n${screen}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  /** Kills the server and removes its socket file (tmux leaves it behind). */
-  async kill(): Promise<void> {
-    await this.tmux("kill-server").catch(() => undefined);
-    if (this.socketPath) await rm(this.socketPath, { force: true });
-  }
-}
 
 interface World {
   root: string;

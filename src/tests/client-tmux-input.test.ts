@@ -1,0 +1,149 @@
+// The terminal client in a real terminal (tmux) against a stub ACP agent: input (paste,
+// history, type-ahead, Ctrl-C), wrapping, resizing and rendering. The client is the built one
+// (dist/client/index.js); the agent is src/tests/support/client-stub-agent.ts.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { LONG_RULE } from "./support/client-stub-agent.js";
+import { Tmux } from "./support/tmux.js";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const CLIENT = join(REPO, "dist", "client", "index.js");
+const STUB = join(REPO, "src", "tests", "support", "client-stub-agent.ts");
+
+const sessions: Tmux[] = [];
+afterEach(async () => {
+  for (const tmux of sessions.splice(0)) await tmux.kill();
+});
+
+const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** The client in tmux against the stub agent; no prompt: it asks for one. */
+async function startClient(columns = 100, prompts: string[] = []): Promise<Tmux> {
+  if (!existsSync(CLIENT)) throw new Error(`${CLIENT} is missing: run \`npm run build\` first.`);
+  const tmux = new Tmux();
+  sessions.push(tmux);
+  const command = [
+    "env",
+    "-i",
+    `PATH=${process.env.PATH ?? "/usr/bin:/bin"}`,
+    "TERM=xterm-256color",
+    "LANG=C.UTF-8",
+    process.execPath,
+    CLIENT,
+    "--cwd",
+    REPO,
+    ...prompts,
+    "--",
+    process.execPath,
+    "--import",
+    "tsx",
+    STUB,
+  ];
+  await tmux.start(
+    `${command.map(quote).join(" ")}; echo "[client exited $?]"; sleep 600`,
+    { columns, rows: 30 },
+    REPO,
+  );
+  if (prompts.length === 0) await tmux.waitFor(/Enter to send/);
+  return tmux;
+}
+
+const count = (text: string, part: string): number => text.split(part).length - 1;
+
+describe("typing in the client", () => {
+  it("a paste of two lines arrives whole, as one prompt", { timeout: 30_000 }, async () => {
+    const tmux = await startClient();
+    await tmux.paste("first line\nsecond line");
+    await tmux.waitFor(/› first line\n\s+second line/);
+    await tmux.keys("Enter");
+    await tmux.waitFor(/You said: "first line\\nsecond line"/);
+  });
+
+  it("↑ recalls the previous prompt", { timeout: 30_000 }, async () => {
+    const tmux = await startClient();
+    await tmux.keys("-l", "hello there");
+    await tmux.keys("Enter");
+    await tmux.waitFor(/You said: "hello there"/);
+    await tmux.waitFor(/Enter to send/);
+    await tmux.keys("Up");
+    await tmux.keys("Enter");
+    await tmux.waitFor(/You said: "hello there"[\s\S]*You said: "hello there"/);
+  });
+
+  it(
+    "text typed while Claude works is kept: Enter queues it as the next prompt",
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      const tmux = await startClient();
+      await tmux.keys("-l", "slow");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/esc to interrupt/);
+      await tmux.keys("-l", "and then this");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/queued: and then this/);
+      const screen = await tmux.waitFor(/You said: "and then this"/);
+      expect(screen.indexOf("Slow done.")).toBeLessThan(
+        screen.indexOf('You said: "and then this"'),
+      );
+    },
+  );
+
+  it(
+    "Ctrl-C with text clears the line; a second Ctrl-C on the empty line exits",
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      const tmux = await startClient();
+      await tmux.keys("-l", "some text");
+      await tmux.waitFor(/› some text/);
+      await tmux.keys("C-c");
+      await tmux.waitFor(/Press Ctrl-C again to exit/);
+      expect(await tmux.capture()).not.toContain("some text");
+      await tmux.keys("C-c");
+      await tmux.waitFor(/\[client exited 0\]/);
+    },
+  );
+});
+
+describe("boxes in a narrow or resized terminal", () => {
+  it(
+    "shows a 200-character rule label whole, wrapped, at 60 columns",
+    { timeout: 30_000 },
+    async () => {
+      expect(LONG_RULE.length).toBeGreaterThan(190);
+      const tmux = await startClient(60, ["ask"]);
+      const screen = await tmux.waitFor(/Esc to cancel/);
+      expect(screen).not.toContain("…");
+      const option = /│ {3}2\. ([\s\S]*?)\n│ {3}3\. No/.exec(screen)?.[1];
+      expect(option?.replace(/\s*\n\s*/g, " ")).toBe(LONG_RULE);
+      await tmux.keys("2");
+      await tmux.waitFor(/Answered: always/);
+    },
+  );
+
+  it(
+    "a resize during a permission box leaves exactly one box on screen and in scrollback",
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      const tmux = await startClient(110, ["ask"]);
+      await tmux.waitFor(/Esc to cancel/);
+      await tmux.resize(60, 30);
+      await new Promise((r) => setTimeout(r, 500));
+      await tmux.resize(45, 30);
+      await new Promise((r) => setTimeout(r, 500));
+      const screen = await tmux.capture();
+      expect(count(screen, "❯")).toBe(1);
+      expect(count(screen, "Permission: npm test")).toBe(1);
+      expect(count(screen, "Esc to")).toBe(1);
+      await tmux.keys("Enter");
+      await tmux.waitFor(/Answered: once/);
+    },
+  );
+});

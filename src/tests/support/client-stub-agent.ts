@@ -1,0 +1,62 @@
+// A tiny ACP agent on stdio for the terminal client's tmux tests (run with `node --import tsx`):
+// fast and deterministic where the client's own behaviour is under test, not Claude Code's.
+//   "ask"  → a permission request whose durable option has a long rule label
+//   "md"   → a markdown reply (heading, bold, a fenced block)
+//   "slow" → replies after 2 s (time to type ahead)
+//   else   → `You said: <the prompt as JSON>`
+import { Readable, Writable } from "node:stream";
+import { agent, methods, ndJsonStream } from "@agentclientprotocol/sdk";
+
+export const LONG_RULE =
+  "Yes, and don't ask again for npm test and make lint commands and any cargo build, go vet, or yarn lint command (broader than this command) in this project and in every later session of it, until you say otherwise";
+
+const say = (text: string) =>
+  ({
+    sessionUpdate: "agent_message_chunk",
+    content: { type: "text", text },
+  }) as const;
+
+const app = agent({ name: "client-stub" })
+  .onRequest(methods.agent.initialize, () => ({
+    protocolVersion: 1,
+    agentCapabilities: {},
+    authMethods: [],
+    agentInfo: { name: "client-stub", version: "1.0.0" },
+  }))
+  .onRequest(methods.agent.session.new, () => ({ sessionId: "s1" }))
+  .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+    const first = params.prompt[0];
+    const text = first?.type === "text" ? first.text : "";
+    const sessionId = params.sessionId;
+    const send = (update: ReturnType<typeof say>) =>
+      client.notify(methods.client.session.update, { sessionId, update });
+    if (text === "ask") {
+      const answer = await client.request(methods.client.session.requestPermission, {
+        sessionId,
+        toolCall: { toolCallId: "t1", title: "npm test", kind: "execute", status: "pending" },
+        options: [
+          { optionId: "once", name: "Yes", kind: "allow_once" },
+          { optionId: "always", name: LONG_RULE, kind: "allow_always" },
+          { optionId: "no", name: "No", kind: "reject_once" },
+        ],
+      });
+      const chosen = answer.outcome.outcome === "selected" ? answer.outcome.optionId : "none";
+      await send(say(`Answered: ${chosen}`));
+    } else if (text === "md") {
+      await send(say("## Summary\n\nThis is **bold** and `code`.\n\n```js\nconst x = 1;\n```\n"));
+    } else if (text === "slow") {
+      await new Promise((r) => setTimeout(r, 2_000));
+      await send(say("Slow done."));
+    } else {
+      await send(say(`You said: ${JSON.stringify(text)}`));
+    }
+    return { stopReason: "end_turn" };
+  });
+
+const connection = app.connect(
+  ndJsonStream(
+    Writable.toWeb(process.stdout),
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  ),
+);
+void connection.closed.then(() => process.exit(0));
