@@ -16,6 +16,7 @@ import {
   toolStatusLine,
   type RenderContext,
 } from "./render.js";
+import { finishedLength, markdownLines } from "./markdown.js";
 import type { Screen } from "./screen.js";
 import { oneLine, sanitize, type Style } from "./style.js";
 import {
@@ -37,6 +38,10 @@ export class SessionView {
   private pendingPlan: PlanEntry[] | undefined;
   private printedPlan = "";
   private turnRunning = false;
+  /** The agent's message text not shown yet (an unfinished markdown block). */
+  private markdown = "";
+  /** Blocks of the open agent message were shown (the next one comes after a blank line). */
+  private markdownShown = false;
   /** When the running turn started (the status line shows the time since). */
   private turnStarted = 0;
   /** The tool call whose lines were printed last: its status lines need no title. */
@@ -200,6 +205,10 @@ export class SessionView {
 
   /** Anything held back (a plan burst, an open text line) goes out now. */
   flush(): void {
+    if (this.open?.stream === "agent") {
+      this.renderMarkdown(true);
+      this.markdownShown = false;
+    }
     if (this.open) {
       this.screen.endLine();
       this.open = undefined;
@@ -227,7 +236,26 @@ export class SessionView {
       if (stream === "thought") this.screen.stream(style.dim("✻ "));
       if (stream === "user") this.screen.stream(style.blue("› "));
     }
+    if (stream === "agent") {
+      this.markdown += text;
+      this.renderMarkdown(false);
+      return;
+    }
     this.screen.stream(stream === "thought" ? style.dim(style.italic(text)) : text);
+  }
+
+  /**
+   * The agent's text is markdown: shown block by block as each block is finished (all of it
+   * when `all`), rendered without the markup.
+   */
+  private renderMarkdown(all: boolean): void {
+    const length = all ? this.markdown.length : finishedLength(this.markdown);
+    const done = this.markdown.slice(0, length);
+    this.markdown = this.markdown.slice(length);
+    if (done.trim() === "") return;
+    const lines = markdownLines(done, this.style);
+    this.screen.lines(this.markdownShown ? ["", ...lines] : lines);
+    this.markdownShown = true;
   }
 
   private toolCall(update: ToolCall | ToolCallUpdate): void {

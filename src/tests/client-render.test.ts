@@ -14,6 +14,7 @@ import {
 } from "../client/render.js";
 import { createStyle, sanitize, visibleLength } from "../client/style.js";
 import { ToolCallStore } from "../client/tool-calls.js";
+import { finishedLength, markdownLines } from "../client/markdown.js";
 import { wrapLine } from "../client/wrap.js";
 
 const plain: RenderContext = { style: createStyle(false), cwd: "/home/user/project", width: 100 };
@@ -212,5 +213,30 @@ describe("wrapping", () => {
     expect(wrapLine("x".repeat(25), 10)).toEqual(["x".repeat(10), "x".repeat(10), "x".repeat(5)]);
     const bold = wrapLine("\u001b[1mhello world\u001b[22m", 8);
     expect(bold).toEqual(["\u001b[1mhello\u001b[0m", "\u001b[1mworld\u001b[22m"]);
+  });
+});
+
+describe("markdown from the agent", () => {
+  it("renders headings, bold, code and lists without the markup", () => {
+    const md =
+      "## Summary\n\nThis is **bold** and `code`.\n\n- one\n- two\n\n```js\nconst x = 1;\n```\n";
+    expect(markdownLines(md, plain.style)).toEqual([
+      "Summary",
+      "",
+      "This is bold and code.",
+      "",
+      "• one",
+      "• two",
+      "",
+      "  const x = 1;",
+    ]);
+    const styled = markdownLines("**bold**", createStyle(true));
+    expect(styled).toEqual(["\u001b[1mbold\u001b[22m"]);
+  });
+
+  it("counts as finished only blocks followed by a blank line outside a code fence", () => {
+    expect(finishedLength("# A\n\npara")).toBe(5);
+    expect(finishedLength("```\na\n\nb")).toBe(0);
+    expect(finishedLength("no end yet")).toBe(0);
   });
 });

@@ -110,6 +110,20 @@ describe("typing in the client", () => {
   );
 });
 
+describe("rendering", () => {
+  it(
+    "renders the agent's markdown: heading and bold without the markup",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient(100, ["md"]);
+      const screen = await tmux.waitFor(/\[client exited \d+\]/);
+      expect(screen).toMatch(/^Summary$/m);
+      expect(screen).toContain("This is bold and code.");
+      expect(screen).not.toMatch(/## |\*\*|```/);
+    },
+  );
+});
+
 describe("boxes in a narrow or resized terminal", () => {
   it(
     "shows a 200-character rule label whole, wrapped, at 60 columns",
