@@ -85,6 +85,12 @@ function main(argv: readonly string[]): void {
   );
   const connection = app.connect(stream);
   log.info(`${PACKAGE_NAME} ${PACKAGE_VERSION} ready on stdio`);
+  if (process.stdin.isTTY) {
+    // Started by hand: ACP speaks JSON-RPC on stdin, so say what starts it.
+    process.stderr.write(
+      `${PACKAGE_NAME} is an ACP agent: an ACP client starts it and talks JSON-RPC on stdin/stdout.\nTry: claude-agent-acp-client -- ${PACKAGE_NAME}   (Ctrl-D quits)\n`,
+    );
+  }
   const shutdown = (): void => connection.close();
   // The client closed its end of our stdout: nothing more can be said to it.
   process.stdout.on("error", () => shutdown());

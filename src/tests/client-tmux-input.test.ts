@@ -110,6 +110,16 @@ describe("typing in the client", () => {
   );
 });
 
+describe("the agent started by hand in a terminal", () => {
+  it("says on stderr that an ACP client starts it, and how", { timeout: 30_000 }, async () => {
+    const tmux = new Tmux();
+    sessions.push(tmux);
+    const agent = join(REPO, "dist", "index.js");
+    await tmux.start(`${quote(process.execPath)} ${quote(agent)}; sleep 600`, undefined, REPO);
+    await tmux.waitFor(/an ACP client starts it[\s\S]*claude-agent-acp-client -- claude-agent-acp/);
+  });
+});
+
 describe("rendering", () => {
   it(
     "renders the agent's markdown: heading and bold without the markup",
