@@ -25,6 +25,7 @@ import {
   type MenuAction,
   type MenuState,
 } from "./keys.js";
+import type { Hold } from "./screen.js";
 import { BAR, optionLines, permissionOptionLabels } from "./render.js";
 import { layoutInput } from "./prompt-view.js";
 import { oneLine, visibleLength } from "./style.js";
@@ -56,19 +57,17 @@ type LineOutcome = { action: LineAction | "aborted"; text: string };
 
 /**
  * A request box being answered: lines printed for good, and a redrawn region below them.
- * Everything is wrapped to the width, so the rows drawn are known; on a resize the whole box
- * is drawn again at the new width.
+ * Everything is wrapped to the width, so the rows drawn are known; on a resize all that was
+ * printed, this box's lines included, is drawn again at the new width.
  */
 class Modal {
-  /** The lines printed since the box opened, drawn again after a resize. */
-  private readonly printed: string[] = [];
   /** Visible lengths of the region's rows. */
   private regionRows: number[] = [];
   /** Rows between the end of the region and the cursor (a text input holds the cursor). */
   private cursorUp = 0;
 
   constructor(
-    private readonly out: { write(text: string): void; release(): void },
+    private readonly out: Hold,
     private readonly releaseKeys: () => void,
     private readonly screen: { readonly width: number },
   ) {
@@ -78,7 +77,7 @@ class Modal {
   /** Lines that stay. */
   print(lines: readonly string[]): void {
     this.clearRegion();
-    this.printed.push(...lines);
+    this.out.keep(lines);
     this.write(lines);
   }
 
@@ -102,14 +101,14 @@ class Modal {
 
   /**
    * The terminal changed size. Terminals rewrap (or cut) what was drawn, each its own way, so
-   * the rows to erase cannot be known: the screen and its scrollback are cleared and the box
-   * drawn again at the new width (one box, never a stale copy; earlier output is gone).
+   * the rows to erase cannot be known: the screen and its scrollback are cleared and all that
+   * was printed, then the box, is drawn again at the new width (one box, never a stale copy).
+   * The caller draws the region again.
    */
   resized(): void {
-    this.out.write("\x1b[H\x1b[2J\x1b[3J");
+    this.out.redraw();
     this.cursorUp = 0;
     this.regionRows = [];
-    this.write(this.printed);
   }
 
   close(): void {

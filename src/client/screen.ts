@@ -1,6 +1,7 @@
 // The one writer to the terminal: whole lines, streamed text, a spinner line, and modal
 // requests that hold back other output while the user answers.
 import { truncate, visibleLength } from "./style.js";
+import { Scrollback } from "./scrollback.js";
 import { rowsAt, wrapLines } from "./wrap.js";
 
 export interface Output {
@@ -9,6 +10,20 @@ export interface Output {
   columns(): number;
   /** Rows of the terminal (a default for pipes). */
   rows?(): number;
+}
+
+/** Output for the terminal: whole lines (wrapped when written) or text as it streams. */
+type Chunk = { lines: readonly string[]; fresh: boolean } | { text: string };
+
+/** A request box's hold on the terminal. */
+export interface Hold {
+  /** Straight to the terminal: not kept (cursor moves, a region redrawn in place). */
+  write(text: string): void;
+  /** Lines the box printed for good: kept, so a redraw shows them again. */
+  keep(lines: readonly string[]): void;
+  /** Clears the screen and its scrollback and prints again all that was kept. */
+  redraw(): void;
+  release(): void;
 }
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -27,7 +42,8 @@ export class Screen {
   private frame = 0;
   private timer: NodeJS.Timeout | undefined;
   private held = false;
-  private readonly queue: string[] = [];
+  private readonly queue: Chunk[] = [];
+  private readonly scrollback = new Scrollback();
 
   constructor(
     private readonly out: Output,
@@ -46,8 +62,7 @@ export class Screen {
   /** Whole lines, on a fresh line, word-wrapped to the width (nothing is cut). */
   lines(lines: readonly string[]): void {
     if (lines.length === 0) return;
-    const wrapped = wrapLines(lines, this.width);
-    this.emit(`${this.atLineStart ? "" : "\n"}${wrapped.join("\n")}\n`);
+    this.emit({ lines, fresh: !this.atLineStart });
     this.blankLast = lines.at(-1) === "";
   }
 
@@ -60,7 +75,7 @@ export class Screen {
   /** Text as it streams in: may end mid-line. */
   stream(text: string): void {
     if (text === "") return;
-    this.emit(text);
+    this.emit({ text });
     this.blankLast = text.endsWith("\n\n");
   }
 
@@ -71,7 +86,7 @@ export class Screen {
 
   /** Ends a streamed line, if one is open. */
   endLine(): void {
-    if (!this.atLineStart) this.emit("\n");
+    if (!this.atLineStart) this.emit({ text: "\n" });
   }
 
   /**
@@ -103,10 +118,14 @@ export class Screen {
     this.drawSpinner();
   }
 
-  /** The terminal was resized: the status rows may have been rewrapped. */
+  /**
+   * The terminal was resized. Terminals rewrap (or cut) what was drawn, each its own way, so
+   * the status rows cannot be found again: everything is printed again at the new width.
+   */
   resized(): void {
     if (this.held) return;
-    this.eraseSpinner();
+    this.statusShown = [];
+    this.redraw();
     this.drawSpinner();
   }
 
@@ -114,17 +133,18 @@ export class Screen {
    * Exclusive use of the terminal for a request: other output waits in a queue until
    * `release()`. `write` goes straight to the terminal.
    */
-  hold(): { write(text: string): void; release(): void } {
+  hold(): Hold {
     this.eraseSpinner();
     this.endLineNow();
     this.held = true;
     return {
       write: (text) => this.out.write(text),
+      keep: (lines) => this.scrollback.append(lines.map((line) => `${line}\n`).join("")),
+      redraw: () => this.redraw(),
       release: () => {
         this.held = false;
         this.blankLast = false;
-        const queued = this.queue.splice(0).join("");
-        if (queued) this.write(queued);
+        for (const chunk of this.queue.splice(0)) this.write(chunk);
         this.drawSpinner();
       },
     };
@@ -135,23 +155,38 @@ export class Screen {
     this.eraseSpinner();
   }
 
-  private emit(text: string): void {
+  private emit(chunk: Chunk): void {
     if (this.held) {
-      this.queue.push(text);
+      this.queue.push(chunk);
       return;
     }
-    this.write(text);
+    this.write(chunk);
     this.drawSpinner();
   }
 
-  private write(text: string): void {
+  /** Writes a chunk (lines wrapped at the width of now) and keeps it for redraws. */
+  private write(chunk: Chunk): void {
     this.eraseSpinner();
-    this.out.write(text);
-    this.atLineStart = text.endsWith("\n");
+    const fresh = "lines" in chunk && chunk.fresh && !this.atLineStart ? "\n" : "";
+    const [shown, kept] =
+      "lines" in chunk
+        ? [
+            `${fresh}${wrapLines(chunk.lines, this.width).join("\n")}\n`,
+            `${fresh}${chunk.lines.join("\n")}\n`,
+          ]
+        : [chunk.text, chunk.text];
+    this.out.write(shown);
+    this.scrollback.append(kept);
+    this.atLineStart = shown.endsWith("\n");
+  }
+
+  /** Clears the screen and its scrollback, then prints again all that was kept. */
+  private redraw(): void {
+    this.out.write(`\x1b[H\x1b[2J\x1b[3J${this.scrollback.text(this.width)}`);
   }
 
   private endLineNow(): void {
-    if (!this.atLineStart) this.write("\n");
+    if (!this.atLineStart) this.write({ text: "\n" });
   }
 
   private drawSpinner(): void {

@@ -16,6 +16,7 @@ import { createStyle, sanitize, visibleLength } from "../client/style.js";
 import { ToolCallStore } from "../client/tool-calls.js";
 import { finishedLength, markdownLines } from "../client/markdown.js";
 import { wrapLine } from "../client/wrap.js";
+import { Scrollback } from "../client/scrollback.js";
 
 const plain: RenderContext = { style: createStyle(false), cwd: "/home/user/project", width: 100 };
 const colour: RenderContext = { ...plain, style: createStyle(true) };
@@ -213,6 +214,25 @@ describe("wrapping", () => {
     expect(wrapLine("x".repeat(25), 10)).toEqual(["x".repeat(10), "x".repeat(10), "x".repeat(5)]);
     const bold = wrapLine("\u001b[1mhello world\u001b[22m", 8);
     expect(bold).toEqual(["\u001b[1mhello\u001b[0m", "\u001b[1mworld\u001b[22m"]);
+  });
+});
+
+describe("scrollback kept for a redraw", () => {
+  it("prints again what was written, wrapped at the new width, ending mid-line if it did", () => {
+    const kept = new Scrollback();
+    kept.append("one two three four\nstreamed ");
+    kept.append("text");
+    expect(kept.text(10)).toBe("one two\nthree four\nstreamed\ntext");
+    kept.append("\n");
+    expect(kept.text(100)).toBe("one two three four\nstreamed text\n");
+  });
+
+  it("keeps only the last 5000 lines", () => {
+    const kept = new Scrollback();
+    for (let i = 0; i < 6_000; i++) kept.append(`line ${i}\n`);
+    const rows = kept.text(100).split("\n");
+    expect(rows[0]).toBe("line 1001");
+    expect(rows.at(-2)).toBe("line 5999");
   });
 });
 

@@ -170,4 +170,23 @@ describe("boxes in a narrow or resized terminal", () => {
       await tmux.waitFor(/Answered: once/);
     },
   );
+
+  it(
+    "a resize during a box keeps what was printed before it, once, wrapped at the new width",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient(110, ["ask"]);
+      await tmux.waitFor(/Esc to cancel/);
+      await tmux.resize(60, 30);
+      await new Promise((r) => setTimeout(r, 500));
+      await tmux.resize(45, 30);
+      await new Promise((r) => setTimeout(r, 500));
+      const screen = await tmux.capture();
+      expect(count(screen, "› ask")).toBe(1);
+      expect(count(screen, "Let me check first.")).toBe(1);
+      expect(screen.indexOf("Let me check first.")).toBeLessThan(screen.indexOf("Permission"));
+      await tmux.keys("Enter");
+      await tmux.waitFor(/Answered: once/);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 // A tiny ACP agent on stdio for the terminal client's tmux tests (run with `node --import tsx`):
 // fast and deterministic where the client's own behaviour is under test, not Claude Code's.
-//   "ask"  → a permission request whose durable option has a long rule label
+//   "ask"  → a line of text, then a permission request whose durable option has a long rule
+//            label
 //   "md"   → a markdown reply (heading, bold, a fenced block)
 //   "slow" → replies after 2 s (time to type ahead)
 //   else   → `You said: <the prompt as JSON>`
@@ -31,6 +32,7 @@ const app = agent({ name: "client-stub" })
     const send = (update: ReturnType<typeof say>) =>
       client.notify(methods.client.session.update, { sessionId, update });
     if (text === "ask") {
+      await send(say("Let me check first.\n\n"));
       const answer = await client.request(methods.client.session.requestPermission, {
         sessionId,
         toolCall: { toolCallId: "t1", title: "npm test", kind: "execute", status: "pending" },
