@@ -44,6 +44,11 @@ export class Screen {
   private held = false;
   private readonly queue: Chunk[] = [];
   private readonly scrollback = new Scrollback();
+  /**
+   * The last lines written, if nothing came after them: their tag, and their logical and
+   * wrapped counts, so that `replace` can redraw them in place.
+   */
+  private last: { tag: string; lines: number; rows: number } | undefined;
 
   constructor(
     private readonly out: Output,
@@ -64,6 +69,31 @@ export class Screen {
     if (lines.length === 0) return;
     this.emit({ lines, fresh: !this.atLineStart });
     this.blankLast = lines.at(-1) === "";
+  }
+
+  /**
+   * Lines that a later `replace` with the same tag may redraw in place (a tool call's status
+   * line, updated as the call ends). In place only on a terminal; in a pipe it stays.
+   */
+  tagged(tag: string, lines: readonly string[]): void {
+    this.lines(lines);
+    if (!this.spinner || this.held || lines.length === 0) return;
+    this.last = { tag, lines: lines.length, rows: wrapLines(lines, this.width).length };
+  }
+
+  /**
+   * The lines tagged `tag` are redrawn as `lines` when they are the last thing on screen (and
+   * the width did not change since); otherwise `lines` are printed below, as `lines` does.
+   */
+  replace(tag: string, lines: readonly string[]): void {
+    const last = this.last;
+    if (last?.tag === tag && !this.held && this.atLineStart) {
+      this.eraseSpinner();
+      this.out.write(`\r\x1b[${last.rows}A\x1b[J`);
+      this.scrollback.dropLast(last.lines);
+    }
+    this.last = undefined;
+    this.lines(lines);
   }
 
   /** A new block: lines after one blank line. */
@@ -123,6 +153,7 @@ export class Screen {
    * the status rows cannot be found again: everything is printed again at the new width.
    */
   resized(): void {
+    this.last = undefined; // rewrapped: its rows are no longer known
     if (this.held) return;
     this.statusShown = [];
     this.redraw();
@@ -137,6 +168,7 @@ export class Screen {
     this.eraseSpinner();
     this.endLineNow();
     this.held = true;
+    this.last = undefined;
     return {
       write: (text) => this.out.write(text),
       keep: (lines) => this.scrollback.append(lines.map((line) => `${line}\n`).join("")),
@@ -166,6 +198,7 @@ export class Screen {
 
   /** Writes a chunk (lines wrapped at the width of now) and keeps it for redraws. */
   private write(chunk: Chunk): void {
+    this.last = undefined; // something came after the tagged lines (re-set by `tagged`)
     this.eraseSpinner();
     const fresh = "lines" in chunk && chunk.fresh && !this.atLineStart ? "\n" : "";
     const [shown, kept] =

@@ -17,6 +17,12 @@ export class Scrollback {
     if (this.logical.length > KEEP_LINES) this.logical.splice(0, this.logical.length - KEEP_LINES);
   }
 
+  /** Forgets the last `count` finished lines (they were replaced on screen). */
+  dropLast(count: number): void {
+    if (count <= 0 || this.logical.at(-1) !== "") return;
+    this.logical.splice(Math.max(0, this.logical.length - 1 - count), count);
+  }
+
   /** Everything kept, wrapped at `width`, ending where the cursor was (mid-line or not). */
   text(width: number): string {
     const finished = this.logical.slice(0, -1);

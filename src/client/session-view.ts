@@ -267,10 +267,7 @@ export class SessionView {
     if (call.status !== call.printedStatus) {
       this.flush();
       call.printedStatus = call.status;
-      this.callLines(call, [
-        toolStatusLine(call, this.ctx, this.lastCall !== call.id),
-        ...this.newContent(call),
-      ]);
+      this.statusLines(call, this.lastCall !== call.id);
     } else if (call.status !== "pending") {
       const fresh = this.newContent(call);
       if (fresh.length) {
@@ -286,19 +283,30 @@ export class SessionView {
     this.lastCall = call.id;
   }
 
+  /**
+   * The call's status line and its new content. A status line with nothing under it is
+   * tagged: the next status of the call (running → completed) redraws it in place.
+   */
+  private statusLines(call: ToolCallState, withTitle: boolean): void {
+    const tag = `tool:${call.id}`;
+    const lines = [toolStatusLine(call, this.ctx, withTitle), ...this.newContent(call)];
+    if (lines.length === 1 && isActive(call)) this.screen.tagged(tag, lines);
+    else this.screen.replace(tag, lines);
+    this.lastCall = call.id;
+  }
+
   private printHeader(call: ToolCallState, withStatus: boolean): void {
     this.flush();
     call.printed = true;
     call.printedTitle = call.title;
-    const lines = toolHeaderLines(call, this.ctx);
+    this.screen.block(toolHeaderLines(call, this.ctx));
+    this.lastCall = call.id;
     if (withStatus && call.status !== "pending") {
       call.printedStatus = call.status;
-      lines.push(toolStatusLine(call, this.ctx), ...this.newContent(call));
+      this.statusLines(call, false);
     } else {
       call.printedStatus = "pending";
     }
-    this.screen.block(lines);
-    this.lastCall = call.id;
   }
 
   /** Content items not shown before, indented under their call. */

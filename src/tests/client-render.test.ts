@@ -17,6 +17,7 @@ import { ToolCallStore } from "../client/tool-calls.js";
 import { finishedLength, markdownLines } from "../client/markdown.js";
 import { wrapLine } from "../client/wrap.js";
 import { Scrollback } from "../client/scrollback.js";
+import { Screen } from "../client/screen.js";
 
 const plain: RenderContext = { style: createStyle(false), cwd: "/home/user/project", width: 100 };
 const colour: RenderContext = { ...plain, style: createStyle(true) };
@@ -225,6 +226,21 @@ describe("scrollback kept for a redraw", () => {
     expect(kept.text(10)).toBe("one two\nthree four\nstreamed\ntext");
     kept.append("\n");
     expect(kept.text(100)).toBe("one two three four\nstreamed text\n");
+  });
+
+  it("a line replaced in place is replaced in what a resize prints again; in a pipe both stay", () => {
+    const run = (terminal: boolean): string => {
+      let out = "";
+      const screen = new Screen({ write: (t) => void (out += t), columns: () => 80 }, terminal);
+      screen.lines(["● Build"]);
+      screen.tagged("t", ["  └ running"]);
+      screen.replace("t", ["  └ completed"]);
+      screen.resized();
+      screen.close();
+      return out.slice(out.lastIndexOf("\x1b[3J"));
+    };
+    expect(run(true)).toBe("\x1b[3J● Build\n  └ completed\n");
+    expect(run(false)).toContain("● Build\n  └ running\n  └ completed\n");
   });
 
   it("keeps only the last 5000 lines", () => {

@@ -134,6 +134,21 @@ describe("rendering", () => {
   );
 });
 
+describe("tool calls", () => {
+  it(
+    "a tool call's status line is updated in place: running, then one completed line",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient(100, ["tool"]);
+      const screen = await tmux.waitFor(/\[client exited \d+\]/);
+      expect(screen).toContain("● Build");
+      expect(count(screen, "└")).toBe(1);
+      expect(screen).toContain("└ ✓ completed");
+      expect(screen).not.toContain("running");
+    },
+  );
+});
+
 describe("boxes in a narrow or resized terminal", () => {
   it(
     "shows a 200-character rule label whole, wrapped, at 60 columns",

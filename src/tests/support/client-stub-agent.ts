@@ -4,6 +4,7 @@
 //            label
 //   "md"   → a markdown reply (heading, bold, a fenced block)
 //   "slow" → replies after 2 s (time to type ahead)
+//   "tool" → a tool call that runs for half a second, then completes
 //   else   → `You said: <the prompt as JSON>`
 import { Readable, Writable } from "node:stream";
 import { agent, methods, ndJsonStream } from "@agentclientprotocol/sdk";
@@ -46,6 +47,21 @@ const app = agent({ name: "client-stub" })
       await send(say(`Answered: ${chosen}`));
     } else if (text === "md") {
       await send(say("## Summary\n\nThis is **bold** and `code`.\n\n```js\nconst x = 1;\n```\n"));
+    } else if (text === "tool") {
+      await client.notify(methods.client.session.update, {
+        sessionId,
+        update: {
+          sessionUpdate: "tool_call",
+          toolCallId: "t2",
+          title: "Build",
+          status: "in_progress",
+        },
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      await client.notify(methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed" },
+      });
     } else if (text === "slow") {
       await new Promise((r) => setTimeout(r, 2_000));
       await send(say("Slow done."));
