@@ -242,6 +242,7 @@ export class TerminalClient {
   cancelTurn(): void {
     const turn = this.turn;
     if (!turn || turn.signal.aborted || !this.agent || !this.sessionId) return;
+    this.view.interrupt();
     this.view.note("Cancelling the turn…");
     this.agent
       .notify(methods.agent.session.cancel, { sessionId: this.sessionId })

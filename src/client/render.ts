@@ -64,14 +64,20 @@ export function toolHeaderLines(call: ToolCallState, ctx: RenderContext): string
 }
 
 /**
- * `└ ✓ completed`; with the title when other lines came in between (`withTitle`) or when
+ * `└ ✓ completed` (`└ ⊘ interrupted` for a call that failed because the user interrupted the
+ * turn: what the agent says then is its rejection text, not news); with the title when other lines came in between (`withTitle`) or when
  * the title changed since the header.
  */
-export function toolStatusLine(call: ToolCallState, ctx: RenderContext, withTitle = false): string {
+export function toolStatusLine(
+  call: ToolCallState,
+  ctx: RenderContext,
+  withTitle = false,
+  interrupted = false,
+): string {
   const title = oneLine(call.title) || "Tool call";
   const renamed = title !== oneLine(call.printedTitle);
-  const word = STATUS_WORDS[call.status] ?? String(call.status);
-  const icon = statusIcon(call.status, ctx.style);
+  const word = interrupted ? "interrupted" : (STATUS_WORDS[call.status] ?? String(call.status));
+  const icon = interrupted ? ctx.style.yellow("⊘") : statusIcon(call.status, ctx.style);
   const { dim } = ctx.style;
   if (renamed) return `  ${dim("└")} ${icon} ${dim(`${word}:`)} ${title}`;
   if (withTitle) return `  ${dim("└")} ${icon} ${title}${dim(`: ${word}`)}`;

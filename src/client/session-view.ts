@@ -44,6 +44,8 @@ export class SessionView {
   private markdownShown = false;
   /** When the running turn started (the status line shows the time since). */
   private turnStarted = 0;
+  /** The user interrupted the running turn: calls that fail now were stopped by them. */
+  private interrupted = false;
   /** The tool call whose lines were printed last: its status lines need no title. */
   private lastCall: string | undefined;
 
@@ -112,8 +114,14 @@ export class SessionView {
       ...more.map((line) => `  ${this.style.bold(line)}`),
     ]);
     this.turnRunning = true;
+    this.interrupted = false;
     this.turnStarted = Date.now();
     this.refreshActivity();
+  }
+
+  /** The user interrupted the turn (Esc, Ctrl-C): calls that fail from now on say so. */
+  interrupt(): void {
+    this.interrupted = true;
   }
 
   endTurn(result: { stopReason: StopReason } | { error: string }): void {
@@ -289,7 +297,13 @@ export class SessionView {
    */
   private statusLines(call: ToolCallState, withTitle: boolean): void {
     const tag = `tool:${call.id}`;
-    const lines = [toolStatusLine(call, this.ctx, withTitle), ...this.newContent(call)];
+    const interrupted = this.interrupted && call.status === "failed";
+    // What the agent says then is its rejection text: the user knows why it stopped.
+    if (interrupted) for (const item of call.content) call.shown.add(contentKey(item));
+    const lines = [
+      toolStatusLine(call, this.ctx, withTitle, interrupted),
+      ...this.newContent(call),
+    ];
     if (lines.length === 1 && isActive(call)) this.screen.tagged(tag, lines);
     else this.screen.replace(tag, lines);
     this.lastCall = call.id;

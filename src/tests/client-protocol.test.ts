@@ -327,6 +327,39 @@ describe("permission requests (permission-extension.md, client requirements)", (
     expect(h.cancels).toBe(0);
   });
 
+  it("a tool call that fails after the user interrupted says interrupted, not the agent's rejection text", async () => {
+    const keys = new KeyQueue();
+    const h = start(
+      async (client, sessionId) => {
+        await client.request(methods.client.session.requestPermission, bashRequest(sessionId));
+        await client.notify(methods.client.session.update, {
+          sessionId,
+          update: {
+            sessionUpdate: "tool_call_update",
+            toolCallId: "t1",
+            status: "failed",
+            content: [
+              {
+                type: "content",
+                content: {
+                  type: "text",
+                  text: "The user doesn't want to proceed with this tool use.",
+                },
+              },
+            ],
+          },
+        });
+      },
+      { answer: "interactive", keys },
+    );
+    await h.waitFor(/Esc to cancel/);
+    keys.push(key("escape"));
+    expect(await h.done).toBe(0);
+    expect(h.output()).toContain("└ ⊘ npm test: interrupted");
+    expect(h.output()).not.toContain("doesn't want to proceed");
+    expect(h.output()).not.toContain("failed");
+  });
+
   it("Esc cancels the request and the turn: session/cancel, then { outcome: cancelled }", async () => {
     const keys = new KeyQueue();
     let response: unknown;
