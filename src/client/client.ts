@@ -44,6 +44,23 @@ export interface ClientOptions {
   feedback?: string;
   /** `session/set_mode` right after `session/new`. */
   mode?: string;
+  /** How long the agent may take to answer `initialize` (default 30 s). */
+  initializeTimeoutMs?: number;
+}
+
+const INITIALIZE_TIMEOUT_MS = 30_000;
+
+/** `promise`, or an error saying `what` after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(what)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface ClientIo {
@@ -116,12 +133,17 @@ export class TerminalClient {
   async run(agent: ClientContext): Promise<number> {
     this.agent = agent;
     const { view } = this;
-    const init = await agent.request(methods.agent.initialize, {
-      protocolVersion: PROTOCOL_VERSION,
-      // Form elicitation: the agent may ask questions (AskUserQuestion) as forms.
-      clientCapabilities: { elicitation: { form: {} } },
-      clientInfo: { name: CLIENT_NAME, version: PACKAGE_VERSION },
-    });
+    const timeout = this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS;
+    const init = await within(
+      agent.request(methods.agent.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        // Form elicitation: the agent may ask questions (AskUserQuestion) as forms.
+        clientCapabilities: { elicitation: { form: {} } },
+        clientInfo: { name: CLIENT_NAME, version: PACKAGE_VERSION },
+      }),
+      timeout,
+      `The agent did not answer initialize within ${timeout / 1000} s: is the command an ACP agent (speaking ACP on its stdin and stdout)?`,
+    );
     this.steering = steeringSupported(init._meta);
     const info = init.agentInfo;
     view.note(
@@ -135,7 +157,17 @@ export class TerminalClient {
     view.setModes(session.modes);
     const mode = session.modes?.availableModes.find((m) => m.id === session.modes?.currentModeId);
     view.note(`Session in ${this.options.cwd}${mode ? ` · mode: ${oneLine(mode.name)}` : ""}`);
-    if (this.options.mode) await this.setMode(this.options.mode);
+    if (this.options.mode) {
+      const offered = session.modes?.availableModes.map((m) => m.id) ?? [];
+      if (!offered.includes(this.options.mode)) {
+        throw new Error(
+          offered.length
+            ? `No mode "${oneLine(this.options.mode)}": this agent offers ${offered.map(oneLine).join(", ")}`
+            : `No mode "${oneLine(this.options.mode)}": this agent offers no modes`,
+        );
+      }
+      await this.setMode(this.options.mode);
+    }
 
     let prompts = [...this.options.prompts];
     if (prompts.length === 0 && !this.interactive) {

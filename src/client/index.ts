@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // claude-agent-acp-client: a terminal ACP client (see README.md next to this file).
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { PACKAGE_VERSION } from "../version.js";
 import { HELP, parseArgs } from "./args.js";
@@ -19,12 +20,17 @@ async function main(argv: readonly string[]): Promise<number> {
       return 2;
     case "run": {
       const { args } = parsed;
+      const cwd = resolve(args.cwd ?? process.cwd());
+      if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+        process.stderr.write(`claude-agent-acp-client: --cwd ${cwd}: no such directory\n`);
+        return 2;
+      }
       return runTerminalClient(
         { stdin: process.stdin, stdout: process.stdout },
         {
           agentCommand: args.agentCommand,
           agentEnv: process.env,
-          cwd: resolve(args.cwd ?? process.cwd()),
+          cwd,
           prompts: args.prompts,
           answer: args.answer,
           ...(args.feedback !== undefined ? { feedback: args.feedback } : {}),

@@ -25,6 +25,11 @@ export interface RunOptions extends Omit<ClientOptions, "answer"> {
   banner?: string[];
 }
 
+/** How long a failed request waits for the agent's exit, which explains the failure better. */
+const EXIT_GRACE_MS = 500;
+const sleep = (ms: number): Promise<undefined> =>
+  new Promise((resolve) => setTimeout(() => resolve(undefined), ms));
+
 async function readAll(stream: NodeJS.ReadStream): Promise<string> {
   let text = "";
   stream.setEncoding("utf8");
@@ -44,10 +49,11 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
   };
   const style = createStyle(options.color ?? colorWanted(stdout.isTTY === true, options.agentEnv));
   const keys = answer === "interactive" ? terminalKeys(stdin, stdout) : undefined;
-  let forceQuit: () => void = () => undefined;
+  let quitWith: (code: number) => void = () => undefined;
   const quit = new Promise<number>((resolve) => {
-    forceQuit = () => resolve(130);
+    quitWith = resolve;
   });
+  const forceQuit = (): void => quitWith(130);
   const terminalClient = new TerminalClient(
     {
       output,
@@ -89,12 +95,19 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
     terminalClient.cancelTurn();
   };
   process.on("SIGINT", onSigint);
+  // Killed or hung up: the agent is in its own process group, so it would be left running.
+  const onTerminate = (signal: NodeJS.Signals): void => quitWith(signal === "SIGHUP" ? 129 : 143);
+  process.on("SIGTERM", onTerminate);
+  process.on("SIGHUP", onTerminate);
   const connection = terminalClient.app().connect(agent.stream);
   let code: number;
   try {
     code = await Promise.race([
-      terminalClient.run(connection.agent).catch((error: unknown) => {
-        if (!finished) view.error(errorText(error), agent.stderrTail());
+      terminalClient.run(connection.agent).catch(async (error: unknown) => {
+        // A write to an agent that just exited fails (EPIPE, connection closed) before its
+        // exit is seen: the exit, reported by `agentGone`, is what the user needs to know.
+        const exit = await Promise.race([agent.exited, sleep(EXIT_GRACE_MS)]);
+        if (!finished && !exit) view.error(errorText(error), agent.stderrTail());
         return 1;
       }),
       agentGone,
@@ -103,6 +116,8 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
   } finally {
     finished = true;
     process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onTerminate);
+    process.off("SIGHUP", onTerminate);
     keys?.close();
     terminalClient.close();
     if (stdout.isTTY) stdout.write("\x1b[?25h");

@@ -460,3 +460,30 @@ describe("progress", () => {
     expect(out).toContain("  └ ✓ completed\n    file text");
   });
 });
+
+describe("start-up failures say what went wrong", () => {
+  it("--mode with an id the agent does not offer fails, naming the modes it offers", async () => {
+    const h = start(() => Promise.resolve(), { answer: "reject", mode: "bogus" });
+    await expect(h.done).rejects.toThrow('No mode "bogus": this agent offers default, plan');
+  });
+
+  it("an agent that never answers initialize: a timeout that says so", async () => {
+    const silent = agent({ name: "silent" }).onRequest(
+      methods.agent.initialize,
+      () => new Promise<never>(() => undefined),
+    );
+    const terminal = new TerminalClient(
+      {
+        output: { write: () => undefined, columns: () => 100 },
+        style: createStyle(false),
+        spinner: false,
+      },
+      { cwd: CWD, prompts: ["Go."], answer: "reject", initializeTimeoutMs: 100 },
+    );
+    const connection = terminal.app().connect(silent);
+    running.push(() => connection.close());
+    await expect(terminal.run(connection.agent)).rejects.toThrow(
+      "The agent did not answer initialize within 0.1 s",
+    );
+  });
+});
