@@ -5,6 +5,8 @@ export type DiffOp = " " | "-" | "+";
 export interface DiffLine {
   op: DiffOp;
   text: string;
+  /** Its line in the new file (context and added lines), once `numberLines` knows where. */
+  number?: number;
 }
 
 /** Above this many cell comparisons the middle is shown as all removed then all added. */
@@ -70,6 +72,15 @@ function diffMiddle(a: string[], b: string[]): DiffLine[] {
   while (i < a.length) out.push({ op: "-", text: a[i++]! });
   while (j < b.length) out.push({ op: "+", text: b[j++]! });
   return out;
+}
+
+/**
+ * Numbers the context and added lines by their place in the new file, the new text starting
+ * at line `start`. Removed lines get none: the old file's numbering is not known.
+ */
+export function numberLines(lines: readonly DiffLine[], start: number): DiffLine[] {
+  let next = start;
+  return lines.map((line) => (line.op === "-" ? line : { ...line, number: next++ }));
 }
 
 /**

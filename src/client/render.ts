@@ -10,7 +10,7 @@ import type {
   ToolCallLocation,
   ToolCallStatus,
 } from "@agentclientprotocol/sdk";
-import { diffLines, hunks } from "./diff.js";
+import { diffLines, hunks, numberLines } from "./diff.js";
 import { oneLine, sanitize, type Style } from "./style.js";
 import { wrapText } from "./wrap.js";
 import type { ToolCallState } from "./tool-calls.js";
@@ -125,19 +125,32 @@ function blockText(block: ContentBlock): string {
 }
 
 /** A coloured line diff: removed lines red `-`, added green `+`, context dim. */
+/**
+ * A diff under its path. With `start` (the new text's first line in the file), context and
+ * added lines carry their line number; a new file starts at line 1.
+ */
 export function diffBlockLines(
   path: string,
   oldText: string | null | undefined,
   newText: string,
   ctx: RenderContext,
   max = MAX_DIFF_LINES,
+  start?: number,
 ): string[] {
   const { style } = ctx;
   const isNew = oldText === null || oldText === undefined;
   const header = `${style.bold(displayPath(path, ctx.cwd))}${isNew ? style.dim(" (new file)") : ""}`;
-  const body = hunks(diffLines(oldText, newText)).map((line) => {
-    if (line === null) return style.dim("  ⋯");
-    const text = `${line.op} ${sanitize(line.text)}`;
+  const first = isNew ? 1 : start;
+  const all = diffLines(oldText, newText);
+  const lines = first === undefined ? all : numberLines(all, first);
+  const last = lines.reduce((most, line) => Math.max(most, line.number ?? 0), 0);
+  const digits = first === undefined ? 0 : String(last).length;
+  const body = hunks(lines).map((line) => {
+    if (line === null) return style.dim(`${" ".repeat(digits)}  ⋯`);
+    const number = digits
+      ? `${(line.number === undefined ? "" : String(line.number)).padStart(digits)} `
+      : "";
+    const text = `${number}${line.op} ${sanitize(line.text)}`;
     return line.op === "-"
       ? style.red(text)
       : line.op === "+"
@@ -150,15 +163,38 @@ export function diffBlockLines(
 }
 
 /** Tool-call content: text blocks, diffs, terminals (which we never asked for). */
-export function contentLines(items: readonly ToolCallContent[], ctx: RenderContext): string[] {
+export function contentLines(
+  items: readonly ToolCallContent[],
+  ctx: RenderContext,
+  locations: readonly ToolCallLocation[] = [],
+): string[] {
   const out: string[] = [];
+  const diffsOf = new Map<string, number>();
   for (const item of items) {
     switch (item.type) {
       case "content":
         out.push(...textLines(blockText(item.content), ctx));
         break;
       case "diff":
-        out.push(...diffBlockLines(item.path, item.oldText, item.newText, ctx));
+        {
+          // The k-th diff of a file starts at the k-th line located in that file (one location
+          // per hunk); without one, where a snippet sits in the file is not known.
+          const k = diffsOf.get(item.path) ?? 0;
+          diffsOf.set(item.path, k + 1);
+          const start = locations.filter((l) => l.path === item.path && typeof l.line === "number")[
+            k
+          ]?.line;
+          out.push(
+            ...diffBlockLines(
+              item.path,
+              item.oldText,
+              item.newText,
+              ctx,
+              MAX_DIFF_LINES,
+              start ?? undefined,
+            ),
+          );
+        }
         break;
       case "terminal":
         out.push(ctx.style.dim(`[terminal ${oneLine(item.terminalId)}]`));
@@ -212,7 +248,10 @@ export function permissionLines(
   if (subjectTitle && subjectTitle !== heading) lines.push(`${BAR}${subjectTitle}`);
   const diffPaths = new Set(call.content.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
   const locations = call.locations.filter((l) => l.line != null || !diffPaths.has(l.path));
-  for (const line of [...locationLines(locations, ctx), ...contentLines(call.content, ctx)]) {
+  for (const line of [
+    ...locationLines(locations, ctx),
+    ...contentLines(call.content, ctx, call.locations),
+  ]) {
     lines.push(`${BAR}${line}`);
   }
   return lines;

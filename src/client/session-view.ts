@@ -327,7 +327,7 @@ export class SessionView {
   private newContent(call: ToolCallState): string[] {
     const fresh = call.content.filter((item) => !call.shown.has(contentKey(item)));
     for (const item of fresh) call.shown.add(contentKey(item));
-    return contentLines(fresh, this.ctx).map((line) => `    ${line}`);
+    return contentLines(fresh, this.ctx, call.locations).map((line) => `    ${line}`);
   }
 
   private refreshActivity(): void {

@@ -65,7 +65,30 @@ describe("line diff", () => {
 
   it("has no escape codes without colour, and +/- prefixes carry the meaning", () => {
     const lines = diffBlockLines("/elsewhere/x.txt", null, "hello\n", plain);
-    expect(lines).toEqual(["/elsewhere/x.txt (new file)", "+ hello"]);
+    expect(lines).toEqual(["/elsewhere/x.txt (new file)", "1 + hello"]);
+  });
+
+  it("numbers context and added lines from the hunk's located line; removed lines get none", () => {
+    const lines = contentLines(
+      [{ type: "diff", path: "/p/a.js", oldText: "a\nold\nc", newText: "a\nnew\nc" }],
+      plain,
+      [{ path: "/p/a.js", line: 98 }],
+    );
+    expect(lines.slice(1)).toEqual([" 98   a", "    - old", " 99 + new", "100   c"]);
+  });
+
+  it("numbers the k-th diff of a file from the k-th location in it", () => {
+    const diff = { type: "diff", path: "/p/a.js", oldText: "x", newText: "y" } as const;
+    const lines = contentLines([diff, diff], plain, [
+      { path: "/p/a.js", line: 3 },
+      { path: "/p/a.js", line: 40 },
+    ]);
+    expect(lines.filter((l) => l.includes("+ y"))).toEqual(["3 + y", "40 + y"]);
+  });
+
+  it("an edit snippet with no located line has no numbers (its place in the file is unknown)", () => {
+    const lines = diffBlockLines("/p/a.js", "old", "new", plain);
+    expect(lines.slice(1)).toEqual(["- old", "+ new"]);
   });
 });
 
