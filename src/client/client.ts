@@ -44,6 +44,8 @@ export interface ClientOptions {
   feedback?: string;
   /** `session/set_mode` right after `session/new`. */
   mode?: string;
+  /** The agent's home directory: paths under it are shown as `~/…`. */
+  home?: string;
   /** How long the agent may take to answer `initialize` (default 30 s). */
   initializeTimeoutMs?: number;
 }
@@ -102,7 +104,7 @@ export class TerminalClient {
     private readonly options: ClientOptions,
   ) {
     const screen = new Screen(io.output, io.spinner);
-    this.view = new SessionView(screen, io.style, options.cwd);
+    this.view = new SessionView(screen, io.style, options.cwd, options.home);
     const context: AnswerContext = { view: this.view, cancelTurn: () => this.cancelTurn() };
     if (options.answer === "interactive") {
       if (!io.keys) throw new Error("interactive answers need a keyboard");

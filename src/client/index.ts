@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // claude-agent-acp-client: a terminal ACP client (see README.md next to this file).
 import { statSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { PACKAGE_VERSION } from "../version.js";
 import { HELP, parseArgs } from "./args.js";
@@ -31,6 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
           agentCommand: args.agentCommand,
           agentEnv: process.env,
           cwd,
+          home: homedir(),
           prompts: args.prompts,
           answer: args.answer,
           ...(args.feedback !== undefined ? { feedback: args.feedback } : {}),

@@ -19,6 +19,8 @@ export interface RenderContext {
   style: Style;
   /** The session's cwd: paths below it are shown relative. */
   cwd: string;
+  /** The agent's home directory: paths below it (outside `cwd`) are shown as `~/…`. */
+  home?: string;
   /** Terminal columns (the screen wraps longer lines; option lists wrap themselves). */
   width: number;
 }
@@ -28,11 +30,20 @@ export const BAR = "│ ";
 const MAX_TEXT_LINES = 12;
 const MAX_DIFF_LINES = 40;
 
-export function displayPath(path: string, cwd: string): string {
+export function displayPath(path: string, cwd: string, home?: string): string {
   const clean = oneLine(path);
   if (!isAbsolute(clean)) return clean;
   const rel = relative(cwd, clean);
-  return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? clean : rel;
+  if (rel === "") return ".";
+  if (!rel.startsWith("..") && !isAbsolute(rel)) return rel;
+  return home ? homeShort(clean, home) : clean;
+}
+
+/** Paths under `home` in a text (a title the agent wrote) as `~/…`, as shells show them. */
+export function homeShort(text: string, home: string | undefined): string {
+  if (!home || home === "/") return text;
+  const prefix = home.endsWith("/") ? home : `${home}/`;
+  return text.split(prefix).join("~/");
 }
 
 export function statusIcon(status: ToolCallStatus | undefined, style: Style): string {
@@ -57,7 +68,7 @@ const STATUS_WORDS: Record<ToolCallStatus, string> = {
 
 /** `● Title` then the locations (the ACP kind is for clients, not for people). */
 export function toolHeaderLines(call: ToolCallState, ctx: RenderContext): string[] {
-  const title = oneLine(call.title) || "Tool call";
+  const title = homeShort(oneLine(call.title), ctx.home) || "Tool call";
   return [`${ctx.style.cyan("●")} ${ctx.style.bold(title)}`].concat(
     locationLines(call.locations, ctx).map((l) => `  ${l}`),
   );
@@ -65,8 +76,8 @@ export function toolHeaderLines(call: ToolCallState, ctx: RenderContext): string
 
 /**
  * `└ ✓ completed` (`└ ⊘ interrupted` for a call that failed because the user interrupted the
- * turn: what the agent says then is its rejection text, not news); with the title when other lines came in between (`withTitle`) or when
- * the title changed since the header.
+ * turn: what the agent says then is its rejection text, not news); with the title when other
+ * lines came in between (`withTitle`) or when the title changed since the header.
  */
 export function toolStatusLine(
   call: ToolCallState,
@@ -74,8 +85,8 @@ export function toolStatusLine(
   withTitle = false,
   interrupted = false,
 ): string {
-  const title = oneLine(call.title) || "Tool call";
-  const renamed = title !== oneLine(call.printedTitle);
+  const title = homeShort(oneLine(call.title), ctx.home) || "Tool call";
+  const renamed = title !== homeShort(oneLine(call.printedTitle), ctx.home);
   const word = interrupted ? "interrupted" : (STATUS_WORDS[call.status] ?? String(call.status));
   const icon = interrupted ? ctx.style.yellow("⊘") : statusIcon(call.status, ctx.style);
   const { dim } = ctx.style;
@@ -92,7 +103,7 @@ export function locationLines(
     .filter((l) => typeof l.path === "string" && l.path !== "")
     .map((l) => {
       const line = typeof l.line === "number" ? `:${l.line}` : "";
-      return ctx.style.dim(`↳ ${displayPath(l.path, ctx.cwd) + line}`);
+      return ctx.style.dim(`↳ ${displayPath(l.path, ctx.cwd, ctx.home) + line}`);
     });
 }
 
@@ -139,7 +150,7 @@ export function diffBlockLines(
 ): string[] {
   const { style } = ctx;
   const isNew = oldText === null || oldText === undefined;
-  const header = `${style.bold(displayPath(path, ctx.cwd))}${isNew ? style.dim(" (new file)") : ""}`;
+  const header = `${style.bold(displayPath(path, ctx.cwd, ctx.home))}${isNew ? style.dim(" (new file)") : ""}`;
   const first = isNew ? 1 : start;
   const all = diffLines(oldText, newText);
   const lines = first === undefined ? all : numberLines(all, first);

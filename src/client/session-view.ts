@@ -53,10 +53,12 @@ export class SessionView {
     readonly screen: Screen,
     style: Style,
     cwd: string,
+    home?: string,
   ) {
     this.ctx = {
       style,
       cwd,
+      ...(home ? { home } : {}),
       get width() {
         return screen.width;
       },

@@ -7,7 +7,7 @@ import { isAnswerPolicy, ANSWER_POLICIES, type AnswerPolicy } from "../client/po
 import { runTerminalClient } from "../client/run.js";
 import { colorWanted, createStyle } from "../client/style.js";
 import { startScriptedApi, toolResults, type ScriptedApi } from "../scripted-api/index.js";
-import { createDemoSandbox, type DemoSandbox } from "./project.js";
+import { createDemoSandbox, offlineEnv, type DemoSandbox } from "./project.js";
 import { DEMO_PROMPT, demoScenario } from "./scenario.js";
 
 const AGENT_ENTRY = fileURLToPath(new URL("../index.js", import.meta.url));
@@ -64,23 +64,6 @@ function parse(argv: readonly string[]): DemoArgs | { error: string } | "help" {
   }
   if (args.prompt.length > 0 && !args.live) return { error: "a prompt is only taken with --live" };
   return args;
-}
-
-/** The agent's environment offline: nothing of the user's Claude or Anthropic settings. */
-function offlineEnv(api: ScriptedApi, sandbox: DemoSandbox): NodeJS.ProcessEnv {
-  const keep = ["PATH", "TMPDIR", "LANG", "LC_ALL", "TERM", "SYSTEMROOT"];
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of keep) if (process.env[name] !== undefined) env[name] = process.env[name];
-  return {
-    ...env,
-    HOME: sandbox.home,
-    CLAUDE_CONFIG_DIR: sandbox.configDir,
-    ANTHROPIC_BASE_URL: api.url,
-    ANTHROPIC_API_KEY: "sk-demo",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    CLAUDE_CODE_MAX_RETRIES: "0",
-    CLAUDE_AGENT_ACP_LOG: "warn",
-  };
 }
 
 async function readText(path: string): Promise<string | undefined> {
@@ -156,8 +139,9 @@ async function offline(args: DemoArgs, tty: boolean): Promise<number> {
       { stdin: process.stdin, stdout: process.stdout },
       {
         agentCommand: [process.execPath, AGENT_ENTRY],
-        agentEnv: offlineEnv(api, sandbox),
+        agentEnv: offlineEnv(api.url, sandbox),
         cwd: sandbox.project,
+        home: sandbox.home,
         prompts: [DEMO_PROMPT],
         answer,
         color,

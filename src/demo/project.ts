@@ -59,3 +59,27 @@ export async function createDemoSandbox(): Promise<DemoSandbox> {
     remove: () => rm(root, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 }),
   };
 }
+
+/**
+ * The agent's environment offline: nothing of the user's Claude or Anthropic settings, and no
+ * npm update notice in the output of the project's `npm test` (npm would check the registry).
+ */
+export function offlineEnv(
+  apiUrl: string,
+  sandbox: Pick<DemoSandbox, "home" | "configDir">,
+): NodeJS.ProcessEnv {
+  const keep = ["PATH", "TMPDIR", "LANG", "LC_ALL", "TERM", "SYSTEMROOT"];
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of keep) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return {
+    ...env,
+    HOME: sandbox.home,
+    CLAUDE_CONFIG_DIR: sandbox.configDir,
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_API_KEY: "sk-demo",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    CLAUDE_CODE_MAX_RETRIES: "0",
+    CLAUDE_AGENT_ACP_LOG: "warn",
+    npm_config_update_notifier: "false",
+  };
+}

@@ -91,7 +91,7 @@ export function demoScenario(options: DemoScenarioOptions): Scenario {
     content,
     ...(paced ? { delayMs: 35, firstByteDelayMs: 400 } : {}),
   });
-  const task = (taskId: string, status: "in_progress" | "completed"): Block => ({
+  const task = (taskId: string, status: "pending" | "in_progress" | "completed"): Block => ({
     type: "tool_use",
     name: "TaskUpdate",
     input: { taskId, status },
@@ -159,7 +159,8 @@ export function demoScenario(options: DemoScenarioOptions): Scenario {
             ? "You declined the edit, so math.js stays as it is. I'll still run the tests to show where things stand."
             : "Fixed. Now let me run the tests.",
         ),
-        task("2", "completed"),
+        // A declined edit leaves the task open: the list says what was done, not what was tried.
+        task("2", declined ? "pending" : "completed"),
         task("3", "in_progress"),
         {
           type: "tool_use",
@@ -171,17 +172,18 @@ export function demoScenario(options: DemoScenarioOptions): Scenario {
     },
     (request) => {
       const test = resultOf(request, ids.test);
+      const ran = test !== undefined && !(test.is_error && REFUSED.test(test.text));
       const text =
         test === undefined
           ? "The tests did not run."
-          : test.is_error && REFUSED.test(test.text)
+          : !ran
             ? "You declined running the tests; fine."
             : test.is_error
               ? "The tests still fail, as expected without the fix."
               : "All tests pass. ✔";
       return turn([
         say(`${text} One question before I go on:`),
-        task("3", "completed"),
+        task("3", ran ? "completed" : "pending"),
         {
           type: "tool_use",
           id: ids.ask,

@@ -6,6 +6,8 @@ import { readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { isStale } from "../../scripts/stale.js";
+import { offlineEnv } from "../demo/project.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const DEMO = join(REPO, "dist", "demo", "index.js");
@@ -87,4 +89,31 @@ describe("npm run demo, answered by policy", () => {
       expect(out).toMatch(/settings\.local\.json\s+allow Bash\(npm test/);
     },
   );
+});
+
+describe("npm run demo, honest and quiet", () => {
+  it(
+    "--answer reject: the task list leaves the declined fix and tests open; the plan file is shown under ~",
+    { timeout: 90_000 },
+    async () => {
+      const { out } = await runDemo("--answer", "reject");
+      const lastTasks = out.slice(out.lastIndexOf("◆ Tasks"));
+      expect(lastTasks).toMatch(/☑ Find the bug in add\(\)/);
+      expect(lastTasks).toMatch(/☐ Fix add\(\)/);
+      expect(lastTasks).toMatch(/☐ Run the tests/);
+      expect(out).toMatch(/● Write ~\/\.claude\/plans\/[\w-]+\.md/);
+      expect(out).not.toMatch(/\/tmp\/[^\s]*\/plans\//);
+    },
+  );
+
+  it("the agent's environment turns npm's update notice off (npm test output stays the project's)", () => {
+    const env = offlineEnv("http://127.0.0.1:1", { home: "/h", configDir: "/h/.claude" });
+    expect(env.npm_config_update_notifier).toBe("false");
+  });
+
+  it("npm run demo builds only when dist/ is older than its sources", () => {
+    expect(isStale([1, 5], [6, 7])).toBe(false);
+    expect(isStale([1, 8], [6, 7])).toBe(true);
+    expect(isStale([1], [6, undefined])).toBe(true);
+  });
 });
