@@ -40,9 +40,14 @@ describe("a cancel sent just before a prompt", () => {
         expect.objectContaining({ stopReason: "end_turn" }),
       ),
     );
-    const replies = e2e.updates
-      .of(sessionId, "agent_message_chunk")
-      .map((u) => (u.content.type === "text" ? u.content.text : ""))
+    // From the wire, where each reply precedes its answer (the client's update log may lag).
+    const replies = e2e.transcript
+      .sessionUpdates()
+      .map(({ update: u }) =>
+        u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
+          ? u.content.text
+          : "",
+      )
       .join("");
     for (let round = 1; round <= ROUNDS; round++) {
       expect(replies).toContain(`reply to: round ${round}`);
