@@ -14,7 +14,13 @@ import type {
   ClaudeQueryOptions,
   StartClaudeQuery,
 } from "../claude/query.js";
-import type { CanUseTool, McpServerConfig, SDKMessage, SDKResultMessage } from "../claude/types.js";
+import type {
+  CanUseTool,
+  McpServerConfig,
+  SDKMessage,
+  SDKResultMessage,
+  UserContentBlock,
+} from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
 import { parseMcpCommand, type McpCommand } from "../mcp/command.js";
@@ -443,10 +449,14 @@ export class Session {
     this.usage.observeResult(result, undefined);
     turn.usage = addTurnUsage(turn.usage, result);
     if (await this.plans.continueTurn(turn)) return;
-    await this.followModel();
+    // Asking Claude Code costs a round trip: before the answer only after a slash command
+    // (`/model` must show when its turn ends), after it otherwise (a fallback).
+    const command = isSlashCommand(turn.prompt);
+    if (command) await this.followModel();
     if (!turn.isSettled) await this.sendUsage(this.usage.update());
     await this.turns.settle(turn, outcomeOfResult(result, turn));
     turn.finish();
+    if (!command) void this.followModel();
     this.titles.afterTurn();
   }
 
@@ -555,4 +565,10 @@ export class Session {
     await this.turns.settle(turn, outcome);
     turn.finish();
   }
+}
+
+/** Whether the user's text (the message's last block) is a slash command. */
+function isSlashCommand(content: readonly UserContentBlock[] | undefined): boolean {
+  const last = content?.at(-1);
+  return last?.type === "text" && last.text.trimStart().startsWith("/");
 }
