@@ -1,27 +1,11 @@
 // A cancel reaches only the turns it names: session/cancel the ones that existed when it
 // arrived, a request's own cancellation ($/cancel_request) only that request's turn.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { fakeClaude, result } from "./support/fake-claude.js";
-import { connectInProcess } from "./support/in-process.js";
+import { describe, expect, it } from "vitest";
+import { result } from "./support/fake-claude.js";
+import { fakeSession } from "./support/fake-session.js";
 
-const cwd = mkdtempSync(join(tmpdir(), "cancel-scope-test-"));
-let cleanup: Array<() => void> = [];
-afterEach(() => {
-  cleanup.forEach((fn) => fn());
-  cleanup = [];
-});
-
-async function setup() {
-  const claude = fakeClaude();
-  const harness = await connectInProcess({ startQuery: claude.startQuery });
-  cleanup.push(() => harness.close());
-  const sessionId = await harness.newSession(cwd);
-  return { ...harness, query: claude.started.at(-1)!, sessionId };
-}
+const setup = () => fakeSession();
 
 const text = (t: string) => [{ type: "text" as const, text: t }];
 

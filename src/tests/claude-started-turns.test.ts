@@ -2,28 +2,12 @@
 // or a wake-up start a turn of its own. What it says then reaches the client as ordinary
 // session updates, its result never answers a user's prompt, and a prompt sent meanwhile
 // waits for that turn and gets its own reply.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { methods, type SessionNotification } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { fakeClaude, result, streamedText } from "./support/fake-claude.js";
-import { connectInProcess } from "./support/in-process.js";
+import { describe, expect, it } from "vitest";
+import { result, streamedText } from "./support/fake-claude.js";
+import { fakeSession } from "./support/fake-session.js";
 
-const cwd = mkdtempSync(join(tmpdir(), "claude-started-turns-test-"));
-let cleanup: Array<() => void> = [];
-afterEach(() => {
-  cleanup.forEach((fn) => fn());
-  cleanup = [];
-});
-
-async function setup() {
-  const claude = fakeClaude();
-  const harness = await connectInProcess({ startQuery: claude.startQuery });
-  cleanup.push(() => harness.close());
-  const sessionId = await harness.newSession(cwd);
-  return { ...harness, query: claude.started.at(-1)!, sessionId };
-}
+const setup = () => fakeSession();
 
 const text = (t: string) => [{ type: "text" as const, text: t }];
 const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));

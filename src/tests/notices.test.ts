@@ -1,30 +1,11 @@
 // Claude Code's messages for the user that are not Claude's reply become notices, with a
 // severity that follows their meaning.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { methods, type SessionNotification } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { fakeClaude, result, sdkMessage } from "./support/fake-claude.js";
-import { connectInProcess } from "./support/in-process.js";
+import { describe, expect, it } from "vitest";
+import { result, sdkMessage } from "./support/fake-claude.js";
+import { fakeSession } from "./support/fake-session.js";
 
-const cwd = mkdtempSync(join(tmpdir(), "notices-test-"));
-let cleanup: Array<() => void> = [];
-afterEach(() => {
-  cleanup.forEach((fn) => fn());
-  cleanup = [];
-});
-
-async function setup() {
-  const claude = fakeClaude();
-  const harness = await connectInProcess({
-    startQuery: claude.startQuery,
-    clientCapabilities: { session: { notices: {} } },
-  });
-  cleanup.push(() => harness.close());
-  const sessionId = await harness.newSession(cwd);
-  return { ...harness, query: claude.started.at(-1)!, sessionId };
-}
+const setup = () => fakeSession({ clientCapabilities: { session: { notices: {} } } });
 
 const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
 const notices = (updates: SessionNotification[]) =>
