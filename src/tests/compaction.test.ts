@@ -1,43 +1,15 @@
 // Compaction (`/compact`, or Claude Code's own when the context fills) is shown: a
 // compaction_update for clients that declare session.compaction, otherwise a tool call
 // titled as Claude Code's terminal shows it; the context size falls to what is left.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  methods,
-  type ClientCapabilities,
-  type SessionNotification,
-} from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { fakeClaude, result, sdkMessage, streamEvent } from "./support/fake-claude.js";
-import { connectInProcess } from "./support/in-process.js";
-
-const cwd = mkdtempSync(join(tmpdir(), "compaction-test-"));
-let cleanup: Array<() => void> = [];
-afterEach(() => {
-  cleanup.forEach((fn) => fn());
-  cleanup = [];
-});
+import { type ClientCapabilities, type SessionNotification } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { result, sdkMessage, streamEvent } from "./support/fake-claude.js";
+import { fakeSession } from "./support/fake-session.js";
 
 async function setup(clientCapabilities: ClientCapabilities = {}) {
-  const claude = fakeClaude();
-  const harness = await connectInProcess({ startQuery: claude.startQuery, clientCapabilities });
-  cleanup.push(() => harness.close());
-  const sessionId = await harness.newSession(cwd);
-  const query = claude.started.at(-1)!;
-  const prompt = async (text: string, ...messages: Parameters<typeof query.emit>) => {
-    const sent = query.sent.length;
-    const response = harness.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text }],
-    });
-    await query.waitForSent(sent + 1);
-    query.emit(...messages);
-    return response;
-  };
+  const session = await fakeSession({ clientCapabilities });
   // A first turn makes the context window known: 12,000 tokens in use.
-  await prompt(
+  await session.prompt(
     "Hi",
     streamEvent({
       type: "message_start",
@@ -46,7 +18,7 @@ async function setup(clientCapabilities: ClientCapabilities = {}) {
     streamEvent({ type: "message_delta", delta: {}, usage: { output_tokens: 159 } }),
     result({ modelUsage: { m: { contextWindow: 200_000 } } }),
   );
-  return { ...harness, query, sessionId, prompt };
+  return session;
 }
 
 const of = (updates: SessionNotification[], kind: string) =>

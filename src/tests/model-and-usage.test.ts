@@ -1,43 +1,16 @@
 // The model option and usage_update tell the truth as Claude Code reports it: the model it
 // runs after a turn, and the context size after every API call.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { methods, type SessionNotification } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { fakeClaude, result, streamEvent } from "./support/fake-claude.js";
-import { connectInProcess } from "./support/in-process.js";
-
-const cwd = mkdtempSync(join(tmpdir(), "model-and-usage-test-"));
-let cleanup: Array<() => void> = [];
-afterEach(() => {
-  cleanup.forEach((fn) => fn());
-  cleanup = [];
-});
+import type { SessionNotification } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { result, streamEvent } from "./support/fake-claude.js";
+import { fakeSession } from "./support/fake-session.js";
 
 const MODELS = [
   { value: "default", displayName: "Default", description: "" },
   { value: "haiku", displayName: "Haiku", description: "", resolvedModel: "claude-haiku-9" },
 ];
 
-async function setup() {
-  const claude = fakeClaude({ models: MODELS });
-  const harness = await connectInProcess({ startQuery: claude.startQuery });
-  cleanup.push(() => harness.close());
-  const sessionId = await harness.newSession(cwd);
-  const query = claude.started.at(-1)!;
-  const prompt = async (text: string, ...messages: Parameters<typeof query.emit>) => {
-    const sent = query.sent.length;
-    const response = harness.agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text }],
-    });
-    await query.waitForSent(sent + 1);
-    query.emit(...messages);
-    return response;
-  };
-  return { ...harness, query, sessionId, prompt };
-}
+const setup = () => fakeSession({}, { models: MODELS });
 
 const of = (updates: SessionNotification[], kind: string) =>
   updates.map((n) => n.update).filter((u) => u.sessionUpdate === kind);
