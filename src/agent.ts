@@ -7,13 +7,18 @@ import {
   methods,
   type AgentApp,
   type AgentContext,
-  type ClientCapabilities,
   type McpServer,
 } from "@agentclientprotocol/sdk";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import { forkSessionParams, FORK_METHOD } from "./acp/fork.js";
-import { SessionClient, supportsFormElicitation } from "./acp/session-client.js";
+import { sessionClient } from "./acp/child-sessions.js";
+import { supportsFormElicitation } from "./acp/session-client.js";
+import {
+  withUnstableCapabilities,
+  type AgentClientCapabilities,
+  type UnstableClientCapabilities,
+} from "./acp/unstable-capabilities.js";
 import { sessionMetaOptions } from "./acp/session-meta.js";
 import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
 import type { ClaudeTranscripts } from "./claude/transcripts.js";
@@ -80,7 +85,8 @@ export function createAgent(deps: AgentDependencies): AgentApp {
   const processes = new ClaudeProcesses();
   /** Ids closed on this connection: closing twice is harmless. */
   const closed = new Set<string>();
-  let clientCapabilities: ClientCapabilities = {};
+  let clientCapabilities: AgentClientCapabilities = {};
+  let unstableCapabilities: UnstableClientCapabilities = {};
 
   /**
    * Validates everything first, then starts Claude Code; a session that fails to start
@@ -102,7 +108,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     const session = new Session({
       id,
       cwd: params.cwd,
-      client: new SessionClient(client, id, clientCapabilities),
+      client: sessionClient(client, id, clientCapabilities),
       startQuery: processes.starter(id, deps.startQuery),
       transcripts: deps.transcripts,
       executable,
@@ -163,7 +169,10 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     configOptions: session.configOptions(),
   });
 
-  return agent({ name: "claude-agent-acp" })
+  return withUnstableCapabilities(
+    agent({ name: "claude-agent-acp" }),
+    (capabilities) => (unstableCapabilities = capabilities),
+  )
     .onConnect((connection) => {
       connection.signal.addEventListener("abort", () => {
         sessions.closeAll();
@@ -171,7 +180,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       });
     })
     .onRequest(methods.agent.initialize, ({ params }) => {
-      clientCapabilities = params.clientCapabilities ?? {};
+      clientCapabilities = { ...params.clientCapabilities, ...unstableCapabilities };
       warmUp();
       return initializeResponse(params);
     })
@@ -319,6 +328,6 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       }),
     )
     .onNotification(methods.agent.session.cancel, ({ params }) => {
-      sessions.find(params.sessionId)?.cancel();
+      sessions.cancel(params.sessionId);
     });
 }

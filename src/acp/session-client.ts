@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import type { ChildRoute, ChildSessions, UnstableSessionUpdate } from "./child-sessions.js";
+import type { AgentClientCapabilities } from "./unstable-capabilities.js";
 import {
   methods,
   type AgentContext,
   type AvailableCommand,
-  type ClientCapabilities,
   type ContentBlock,
   type CreateElicitationResponse,
   type ElicitationSchema,
@@ -21,13 +22,13 @@ import {
 } from "@agentclientprotocol/sdk";
 
 /** Each elicitation mode must be present and non-null; `{}` alone advertises none. */
-export function supportsFormElicitation(capabilities: ClientCapabilities): boolean {
+export function supportsFormElicitation(capabilities: AgentClientCapabilities): boolean {
   const form = capabilities.elicitation?.form;
   return form !== undefined && form !== null;
 }
 
 /** URL mode likewise: the client can send the user to a page (an MCP server's sign-in). */
-export function supportsUrlElicitation(capabilities: ClientCapabilities): boolean {
+export function supportsUrlElicitation(capabilities: AgentClientCapabilities): boolean {
   const url = capabilities.elicitation?.url;
   return url !== undefined && url !== null;
 }
@@ -44,12 +45,24 @@ export class SessionClient {
   private closed = false;
   /** Compactions already shown as tool calls: later reports update them. */
   private readonly compactionCalls = new Set<string>();
+  /** The subagents shown as child sessions, for clients that declare `subagents`. */
+  children: ChildSessions | undefined;
 
   constructor(
     private readonly client: AgentContext,
     private id: string,
-    readonly capabilities: ClientCapabilities,
+    readonly capabilities: AgentClientCapabilities,
+    /** Set on a child session's client: its sends wait for the child's announcement. */
+    private readonly route?: ChildRoute,
   ) {}
+
+  /**
+   * The client of a thread's updates: the subagent's child session when the client shows
+   * subagents as child sessions, otherwise this session (`thread` null: the main thread).
+   */
+  forThread(thread: string | null): SessionClient {
+    return (thread && this.children?.client(thread)) || this;
+  }
 
   get sessionId(): string {
     return this.id;
@@ -63,14 +76,37 @@ export class SessionClient {
   /** The session was closed: the client hears nothing more about it. */
   close(): void {
     this.closed = true;
+    this.children?.close();
   }
 
-  private update(update: SessionUpdate): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    return this.client.notify(methods.client.session.update, {
+  private async update(update: SessionUpdate): Promise<void> {
+    if (this.closed) return;
+    if (this.route) {
+      await this.route.ready();
+      this.route.sent(update);
+    }
+    await this.client.notify(methods.client.session.update, {
       sessionId: this.sessionId,
       update,
     });
+  }
+
+  /**
+   * An update of ACP's unstable schema (subagents), to a client that declared it. The
+   * stable SDK types do not name it; the wire shape is the unstable schema's.
+   */
+  async sendUnstable(sessionId: string, update: UnstableSessionUpdate): Promise<void> {
+    if (this.closed) return;
+    if (this.route) await this.route.ready();
+    await this.client.notify<{ sessionId: string; update: UnstableSessionUpdate }>(
+      methods.client.session.update,
+      { sessionId, update },
+    );
+  }
+
+  /** A request the user must answer: a child session shows it needs action meanwhile. */
+  private async asking<T>(ask: () => Promise<T>): Promise<T> {
+    return this.route ? this.route.whileAsking(ask) : ask();
   }
 
   sendAgentContent(content: ContentBlock, messageId?: string, meta?: Meta): Promise<void> {
@@ -223,10 +259,12 @@ export class SessionClient {
     request: { message: string; requestedSchema: ElicitationSchema; toolCallId?: string },
     signal: AbortSignal,
   ): Promise<CreateElicitationResponse> {
-    return this.client.request(
-      methods.client.elicitation.create,
-      { mode: "form", sessionId: this.sessionId, ...request },
-      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    return this.asking(() =>
+      this.client.request(
+        methods.client.elicitation.create,
+        { mode: "form", sessionId: this.sessionId, ...request },
+        { cancellationSignal: signal, stopWaitingOnCancel: true },
+      ),
     );
   }
 
@@ -240,10 +278,12 @@ export class SessionClient {
     request: { message: string; url: string; elicitationId: string; toolCallId?: string },
     signal: AbortSignal,
   ): Promise<CreateElicitationResponse> {
-    return this.client.request(
-      methods.client.elicitation.create,
-      { mode: "url", sessionId: this.sessionId, ...request },
-      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    return this.asking(() =>
+      this.client.request(
+        methods.client.elicitation.create,
+        { mode: "url", sessionId: this.sessionId, ...request },
+        { cancellationSignal: signal, stopWaitingOnCancel: true },
+      ),
     );
   }
 
@@ -265,10 +305,12 @@ export class SessionClient {
     params: Omit<RequestPermissionRequest, "sessionId">,
     signal: AbortSignal,
   ): Promise<RequestPermissionResponse> {
-    return this.client.request(
-      methods.client.session.requestPermission,
-      { sessionId: this.sessionId, ...params },
-      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    return this.asking(() =>
+      this.client.request(
+        methods.client.session.requestPermission,
+        { sessionId: this.sessionId, ...params },
+        { cancellationSignal: signal, stopWaitingOnCancel: true },
+      ),
     );
   }
 }

@@ -28,6 +28,8 @@ export interface ClaudeQuery {
   send(message: SDKUserMessage): void;
   /** Stops the running turn; Claude Code answers with a `result` message. */
   interrupt(): Promise<void>;
+  /** Stops one background or foreground task (a subagent); the turn goes on. */
+  stopTask(taskId: string): Promise<void>;
   setPermissionMode(mode: PermissionMode): Promise<void>;
   setModel(model: string | undefined): Promise<void>;
   /** Merges settings into the flag layer (effort level, fast mode). */

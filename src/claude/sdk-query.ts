@@ -81,6 +81,7 @@ export function wrapQuery(
         if (!closed) throw error;
       }
     },
+    stopTask: (taskId) => q.stopTask(taskId),
     setPermissionMode: async (mode) => {
       await q.setPermissionMode(mode);
     },

@@ -272,6 +272,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     },
     send: (message) => active.send(message),
     interrupt: async () => (await decided).interrupt(),
+    stopTask: async (taskId) => (await decided).stopTask(taskId),
     setPermissionMode: async (mode) => (await decided).setPermissionMode(mode),
     setModel: async (model) => (await decided).setModel(model),
     applyFlagSettings: async (settings) => (await decided).applyFlagSettings(settings),

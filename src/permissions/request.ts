@@ -34,7 +34,7 @@ export interface PermissionGateDeps {
    * when the client cannot show forms (the tool is then disabled).
    */
   askQuestions?: (
-    toolUse: { id: string; input: ToolInput },
+    toolUse: { id: string; input: ToolInput; parentToolUseId: string | null },
     signal: AbortSignal,
   ) => Promise<PermissionResult>;
   /**
@@ -65,11 +65,13 @@ export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
     const toolUse = { id: sdk.toolUseID, name: toolName, input, parentToolUseId };
     const call = deps.tools.upsert(toolUse.id, toolName, input, parentToolUseId);
     const toolCall = toolCallFromToolUse(toolUse, deps.context);
+    // A subagent's calls and requests go to its child session when the client shows one.
+    const client = deps.client.forThread(parentToolUseId);
     try {
       await deps.tools.ensureAnnounced(
         call,
         () => toolCall,
-        (announcement) => deps.client.sendToolCall(announcement),
+        (announcement) => client.sendToolCall(announcement),
       );
     } catch (error) {
       if (signal.aborted) return abortedResult();
@@ -104,7 +106,7 @@ export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
     // waiting on abort, so a client that ignores cancellation cannot hold Claude.
     let response: unknown;
     try {
-      response = await deps.client.requestPermission(
+      response = await client.requestPermission(
         {
           toolCall: requestToolCall(toolCall, toolName, input, sdk.blockedPath),
           options: choices.map((c) => c.option),
@@ -144,6 +146,7 @@ export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
 function markRunning(deps: PermissionGateDeps, call: TrackedToolCall): void {
   call.status = "in_progress";
   deps.client
+    .forThread(call.parentToolUseId)
     .updateToolCall({ toolCallId: call.id, status: "in_progress", _meta: claudeCodeMeta(call) })
     .catch((error: unknown) => log.warn(`could not mark tool call ${call.id} in progress`, error));
 }

@@ -37,6 +37,13 @@ export class SessionRegistry {
     return this.sessions.get(sessionId);
   }
 
+  /** `session/cancel`: the session's turn, or the subagent of a child session id. */
+  cancel(sessionId: string): void {
+    const session = this.sessions.get(sessionId);
+    if (session) return session.cancel();
+    for (const parent of this.sessions.values()) if (parent.cancelSubagent(sessionId)) return;
+  }
+
   remove(sessionId: string): Session | undefined {
     const session = this.sessions.get(sessionId);
     this.sessions.delete(sessionId);

@@ -44,6 +44,7 @@ import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
 import { promptToClaude } from "./prompt.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
+import { Subagents } from "./subagents.js";
 import { ToolCallTracker } from "./tool-calls.js";
 import type { Turn } from "./turn.js";
 import { TurnQueue, UNFINISHED, userMessage } from "./turn-queue.js";
@@ -113,6 +114,7 @@ export class Session {
   private readonly mcp: SessionMcp;
   private readonly systemMessages: SystemMessages;
   private readonly activity = new ClaudeActivity(() => this.scheduleIdleClose());
+  private readonly subagents: Subagents;
   private readonly consumer = new ClaudeMessageConsumer(
     {
       isLive: (query) => this.query === query,
@@ -120,7 +122,10 @@ export class Session {
       heard: () => this.watchdog.heard(),
       endUserTurn: (turn, result) => this.endTurn(turn, result),
       endOwnTurn: (result) => this.endOwnTurn(result),
-      system: (message) => this.systemMessages.handle(message),
+      system: async (message) => {
+        await this.send(() => this.subagents.system(message));
+        await this.systemMessages.handle(message);
+      },
       show: (message) => this.show(message),
       ended: (query, failure) => this.onQueryEnded(query, failure),
     },
@@ -130,6 +135,11 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.sessionId = options.id;
     this.cwd = options.cwd;
+    this.subagents = new Subagents({
+      children: options.client.children,
+      tools: this.tools,
+      query: () => this.query,
+    });
     this.claudeSessionId = options.resume ?? options.id;
     this.hasTranscript = options.resume !== undefined;
     this.plans = new PlanHandoffs(
@@ -202,7 +212,8 @@ export class Session {
         ? (toolUse, signal) =>
             askQuestions(
               {
-                elicit: (request, s) => options.client.elicitForm(request, s),
+                elicit: (request, s) =>
+                  options.client.forThread(toolUse.parentToolUseId).elicitForm(request, s),
                 reportsUnanswered: () => this.claudeCapabilities.includes(UNANSWERED_CAPABILITY),
               },
               toolUse.id,
@@ -350,6 +361,11 @@ export class Session {
     return this.turns.exclusive((query) => this.mcp.run(command, query));
   }
 
+  /** `session/cancel` on one of this session's child sessions: that subagent stops. */
+  cancelSubagent(childSessionId: string): boolean {
+    return this.subagents.stop(childSessionId);
+  }
+
   /** Cancels the running prompt and the ones queued behind it. */
   cancel(): void {
     this.turns.cancel();
@@ -437,6 +453,7 @@ export class Session {
       this.plans.observe(message.message.content);
     }
     await this.send(() => this.stream.handle(message));
+    if (message.type === "user") await this.send(() => this.subagents.toolResults(message));
     if (message.type === "stream_event" && !message.parent_tool_use_id) {
       this.usage.observe(message.event);
       // Each API call's end moves the context size: the client hears it then, not only at

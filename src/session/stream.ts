@@ -141,10 +141,10 @@ export class StreamTranslator {
         const meta = subagentMeta(parent);
         if (delta.type === "text_delta") {
           if (messageId) this.streamed.add(messageId);
-          await this.client.sendAgentText(delta.text, messageId, meta);
+          await this.client.forThread(parent).sendAgentText(delta.text, messageId, meta);
         } else if (delta.type === "thinking_delta") {
           if (messageId) this.streamed.add(messageId);
-          await this.client.sendAgentThought(delta.thinking, messageId, meta);
+          await this.client.forThread(parent).sendAgentThought(delta.thinking, messageId, meta);
         } else if (delta.type === "input_json_delta") {
           await this.refinePartial(`${thread}:${event.index}`, delta.partial_json);
         }
@@ -169,7 +169,9 @@ export class StreamTranslator {
     const shown = JSON.stringify(info);
     if (shown === use.shown) return;
     use.shown = shown;
-    await this.client.updateToolCall({ toolCallId: use.id, ...info, _meta: claudeCodeMeta(call) });
+    await this.client
+      .forThread(call.parentToolUseId)
+      .updateToolCall({ toolCallId: use.id, ...info, _meta: claudeCodeMeta(call) });
   }
 
   private async handleAssistant(message: SDKAssistantMessage): Promise<void> {
@@ -192,12 +194,13 @@ export class StreamTranslator {
     parentToolUseId: string | null,
   ): Promise<void> {
     const meta = subagentMeta(parentToolUseId);
+    const client = this.client.forThread(parentToolUseId);
     switch (block.type) {
       case "text":
-        if (!alreadyStreamed) await this.client.sendAgentText(block.text, messageId, meta);
+        if (!alreadyStreamed) await client.sendAgentText(block.text, messageId, meta);
         return;
       case "thinking":
-        if (!alreadyStreamed) await this.client.sendAgentThought(block.thinking, messageId, meta);
+        if (!alreadyStreamed) await client.sendAgentThought(block.thinking, messageId, meta);
         return;
       case "tool_use":
       case "server_tool_use": {
@@ -217,6 +220,7 @@ export class StreamTranslator {
       if (block.type !== "tool_result") continue;
       const call = this.tools.get(block.tool_use_id);
       if (!call) continue;
+      const client = this.client.forThread(call.parentToolUseId);
       // The plan changes once the tool has run (a disabled tool changes nothing).
       if (!block.is_error && PLAN_TOOLS.has(call.name)) {
         // A replayed conversation has no structured results: read the result text then.
@@ -225,7 +229,7 @@ export class StreamTranslator {
           call.name === "TodoWrite"
             ? planEntriesFromTodos(call.input)
             : this.tasks.applyToolResult(call.name, call.input, structured);
-        if (entries) await this.client.updatePlan(entries, subagentMeta(call.parentToolUseId));
+        if (entries) await client.updatePlan(entries, subagentMeta(call.parentToolUseId));
       }
       // Plan tools the stream did not show as tool calls get no tool call update.
       if (!call.announced) continue;
@@ -234,7 +238,7 @@ export class StreamTranslator {
       const structured = call.completeSilently ? undefined : message.tool_use_result;
       const update = toolResultUpdate(call, result, structured);
       call.status = update.status;
-      await this.client.updateToolCall({ ...update, _meta: claudeCodeMeta(call) });
+      await client.updateToolCall({ ...update, _meta: claudeCodeMeta(call) });
     }
   }
 
@@ -289,7 +293,7 @@ export class StreamTranslator {
     await this.tools.ensureAnnounced(
       call,
       () => toolCallFromToolUse(toolUse, this.context),
-      (toolCall) => this.client.sendToolCall(toolCall),
+      (toolCall) => this.client.forThread(toolUse.parentToolUseId).sendToolCall(toolCall),
     );
   }
 
@@ -303,6 +307,6 @@ export class StreamTranslator {
     }
     this.tools.upsert(toolUse.id, toolUse.name, toolUse.input, toolUse.parentToolUseId);
     const { status: _status, ...full } = toolCallFromToolUse(toolUse, this.context);
-    await this.client.updateToolCall(full);
+    await this.client.forThread(toolUse.parentToolUseId).updateToolCall(full);
   }
 }

@@ -175,7 +175,7 @@ export class TurnQueue {
       const text = reason(call);
       call.status = "failed";
       await this.host.send(() =>
-        this.host.client.updateToolCall({
+        this.host.client.forThread(call.parentToolUseId).updateToolCall({
           toolCallId: call.id,
           status: "failed",
           _meta: claudeCodeMeta(call),

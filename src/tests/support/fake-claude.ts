@@ -84,6 +84,14 @@ export class FakeClaudeQuery implements ClaudeQuery {
     return Promise.resolve();
   }
 
+  /** Tasks stopped (subagents cancelled from their child session), in order. */
+  readonly stoppedTasks: string[] = [];
+
+  stopTask(taskId: string): Promise<void> {
+    this.stoppedTasks.push(taskId);
+    return Promise.resolve();
+  }
+
   setPermissionMode(mode: PermissionMode): Promise<void> {
     this.modes.push(mode);
     return Promise.resolve();

@@ -1,0 +1,290 @@
+import { randomUUID } from "node:crypto";
+import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import type {
+  SessionUpdate as AnyUnstableSessionUpdate,
+  StateUpdate,
+} from "@agentclientprotocol/sdk/unstable";
+import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import { SessionClient } from "./session-client.js";
+import type { AgentClientCapabilities } from "./unstable-capabilities.js";
+
+/** A `session/update` of ACP's unstable schema (`subagent_update`, `session_message`...). */
+export type UnstableSessionUpdate = AnyUnstableSessionUpdate;
+
+/** How a child session's client reaches its parent (see `SessionClient.route`). */
+export interface ChildRoute {
+  /** Settles once the parent has announced the child: nothing names it before. */
+  ready(): Promise<void>;
+  /** An update is about to go to the child (its last message is its answer). */
+  sent(update: SessionUpdate): void;
+  /** The child needs the user while `ask` runs (a permission request, a question). */
+  whileAsking<T>(ask: () => Promise<T>): Promise<T>;
+}
+
+/** What the parent tells the client about a child; fields left out are unknown. */
+export interface ChildInfo {
+  title?: string;
+  description?: string;
+  /** Absolute; only when it differs from the parent's. */
+  cwd?: string;
+  /** What the child was asked: the message from the parent that starts its work. */
+  prompt?: string;
+  /** The thread that launched this one, when a child launched it (its immediate parent). */
+  parentThread?: string;
+}
+
+/** How a child's work ended. */
+export type ChildOutcome =
+  | { stopReason: "end_turn" | "cancelled"; answer?: string }
+  | { stopReason: "error"; message: string };
+
+type WorkState = "running" | "requires_action" | "idle";
+
+/**
+ * A client's view of the subagents of one session, for clients that declare
+ * `clientCapabilities.subagents`: each subagent (named by a neutral thread key) is a child
+ * session of its own. The parent announces a child (`subagent_update`) before anything
+ * names it, reports its work state (running, requires_action while one of its requests
+ * waits for the user, idle with a stop reason), and the messages between the two (the
+ * launch prompt, the child's answer) appear in both sessions, each view naming the other.
+ */
+export class ChildSessions {
+  private readonly children = new Map<string, Child>();
+  private closed = false;
+  /** What the parent knows of a thread before the child is announced (its launching call). */
+  describe: (thread: string) => ChildInfo | undefined = () => undefined;
+
+  constructor(
+    private readonly parent: SessionClient,
+    private readonly context: AgentContext,
+  ) {}
+
+  /** The child's client; its first send announces the child. */
+  client(thread: string): SessionClient | undefined {
+    if (this.closed) return undefined;
+    return this.child(thread).client;
+  }
+
+  /** Whether the thread has a child session. */
+  has(thread: string): boolean {
+    return this.children.has(thread);
+  }
+
+  /** The thread of a child session id, if it is one of this session's children. */
+  threadOf(sessionId: string): string | undefined {
+    for (const [thread, child] of this.children) if (child.sessionId === sessionId) return thread;
+    return undefined;
+  }
+
+  /**
+   * A child's work starts (again): announced if it was not, otherwise the new launch prompt
+   * and `running`. `cancellable`: `session/cancel` on the child stops its work.
+   */
+  async started(thread: string, info: ChildInfo, cancellable: boolean): Promise<void> {
+    const child = this.child(thread);
+    const known = child.announced;
+    child.learn(info, cancellable);
+    if (!known) return child.ready();
+    await child.restart(info.prompt, cancellable);
+  }
+
+  /** A child's work ended: its answer goes to the parent, then it is idle. */
+  async finished(thread: string, outcome: ChildOutcome): Promise<void> {
+    const child = this.children.get(thread);
+    if (!child || child.state === "idle") return;
+    await child.finish(outcome);
+  }
+
+  /** Children still working, by thread (the parent's turn ending settles foreground ones). */
+  working(): string[] {
+    return [...this.children].filter(([, c]) => c.state && c.state !== "idle").map(([t]) => t);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const child of this.children.values()) child.client.close();
+  }
+
+  private child(thread: string): Child {
+    let child = this.children.get(thread);
+    if (!child) {
+      // A subagent launched by a subagent is announced on its immediate parent.
+      const parentThread = this.describe(thread)?.parentThread;
+      const parent = parentThread ? this.child(parentThread).client : this.parent;
+      child = new Child(`${this.parent.sessionId}/${thread}`, parent, {
+        context: this.context,
+        capabilities: this.parent.capabilities,
+        describe: () => this.describe(thread),
+      });
+      this.children.set(thread, child);
+    }
+    return child;
+  }
+}
+
+/** One child session: its announcement, work state and last message. */
+class Child implements ChildRoute {
+  readonly client: SessionClient;
+  state: WorkState | undefined;
+  private info: ChildInfo = {};
+  private cancellable = false;
+  private announcement: Promise<void> | undefined;
+  private asks = 0;
+  /** Parent-side sends in order: a state never overtakes the one before it. */
+  private queue: Promise<void> = Promise.resolve();
+  private lastMessage: { id: string | undefined; text: string } | undefined;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly parent: SessionClient,
+    deps: {
+      context: AgentContext;
+      capabilities: AgentClientCapabilities;
+      describe: () => ChildInfo | undefined;
+    },
+  ) {
+    this.client = new SessionClient(deps.context, sessionId, deps.capabilities, this);
+    this.describe = deps.describe;
+  }
+
+  private readonly describe: () => ChildInfo | undefined;
+
+  get announced(): boolean {
+    return this.announcement !== undefined;
+  }
+
+  learn(info: ChildInfo, cancellable: boolean): void {
+    this.info = { ...this.info, ...defined(info) };
+    this.cancellable ||= cancellable;
+  }
+
+  ready(): Promise<void> {
+    this.announcement ??= this.announce();
+    return this.announcement;
+  }
+
+  /** Work again after idle (or a capability learnt late): the new prompt, then running. */
+  async restart(prompt: string | undefined, cancellable: boolean): Promise<void> {
+    await this.ready();
+    const wasCancellable = this.cancellable;
+    this.cancellable ||= cancellable;
+    if (this.cancellable && !wasCancellable) {
+      await this.toParent({ capabilities: { cancel: {} } });
+    }
+    if (this.state !== "idle") return;
+    this.lastMessage = undefined;
+    if (prompt) await this.message("fromParent", prompt);
+    await this.setState("running");
+  }
+
+  async finish(outcome: ChildOutcome): Promise<void> {
+    await this.ready();
+    const answer =
+      outcome.stopReason === "error" ? undefined : (this.lastMessage?.text ?? outcome.answer);
+    if (answer?.trim()) await this.message("toParent", answer);
+    const state: StateUpdate =
+      outcome.stopReason === "error"
+        ? {
+            state: "idle",
+            stopReason: "error",
+            error: { code: -32603, message: cleanMultiline(outcome.message) || "Error" },
+          }
+        : { state: "idle", stopReason: outcome.stopReason };
+    await this.setState("idle", state);
+  }
+
+  sent(update: SessionUpdate): void {
+    if (update.sessionUpdate !== "agent_message_chunk" || update.content.type !== "text") return;
+    const id = update.messageId ?? undefined;
+    if (!this.lastMessage || this.lastMessage.id !== id) this.lastMessage = { id, text: "" };
+    this.lastMessage.text += update.content.text;
+  }
+
+  async whileAsking<T>(ask: () => Promise<T>): Promise<T> {
+    await this.ready();
+    if (this.asks++ === 0 && this.state === "running") await this.setState("requires_action");
+    try {
+      return await ask();
+    } finally {
+      if (--this.asks === 0 && this.state === "requires_action") await this.setState("running");
+    }
+  }
+
+  /** The announcement, then the launch prompt in both sessions, then `running`. */
+  private async announce(): Promise<void> {
+    const info = { ...defined(this.describe() ?? {}), ...this.info };
+    this.info = info;
+    const title = info.title ? cleanSingleLine(info.title) : "";
+    const description = info.description ? cleanSingleLine(info.description) : "";
+    await this.toParent({
+      ...(title ? { title } : {}),
+      ...(description ? { description } : {}),
+      ...(info.cwd ? { cwd: info.cwd } : {}),
+      ...(this.cancellable ? { capabilities: { cancel: {} } } : {}),
+    });
+    if (info.prompt) await this.message("fromParent", info.prompt);
+    await this.setState("running");
+  }
+
+  private setState(state: WorkState, snapshot: StateUpdate = { state }): Promise<void> {
+    this.state = state;
+    return this.toParent({ state: snapshot });
+  }
+
+  /** A `subagent_update` on the parent, after the ones before it. */
+  private toParent(fields: Record<string, unknown>): Promise<void> {
+    const send = this.queue.then(() =>
+      this.parent.sendUnstable(this.parent.sessionId, {
+        sessionUpdate: "subagent_update",
+        sessionId: this.sessionId,
+        ...fields,
+      }),
+    );
+    this.queue = send.catch(() => undefined);
+    return send;
+  }
+
+  /** One message between parent and child: the sender's view, then the recipient's. */
+  private async message(direction: "fromParent" | "toParent", text: string): Promise<void> {
+    const shown = cleanMultiline(text);
+    if (!shown) return;
+    const [sender, recipient] =
+      direction === "fromParent"
+        ? [this.parent.sessionId, this.sessionId]
+        : [this.sessionId, this.parent.sessionId];
+    const outgoing = randomUUID();
+    const incoming = randomUUID();
+    const common = {
+      sessionUpdate: "session_message" as const,
+      senderSessionId: sender,
+      recipientSessionId: recipient,
+      content: [{ type: "text" as const, text: shown }],
+    };
+    await this.parent.sendUnstable(sender, {
+      ...common,
+      messageId: outgoing,
+      recipientMessageId: incoming,
+    });
+    await this.parent.sendUnstable(recipient, {
+      ...common,
+      messageId: incoming,
+      senderMessageId: outgoing,
+    });
+  }
+}
+
+/** The fields that are set. */
+function defined(info: ChildInfo): ChildInfo {
+  return Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined));
+}
+
+/** A session's client, with child sessions when the client declares `subagents`. */
+export function sessionClient(
+  context: AgentContext,
+  sessionId: string,
+  capabilities: AgentClientCapabilities,
+): SessionClient {
+  const client = new SessionClient(context, sessionId, capabilities);
+  if (capabilities.subagents) client.children = new ChildSessions(client, context);
+  return client;
+}

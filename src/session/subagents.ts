@@ -1,0 +1,127 @@
+import type { ChildInfo, ChildOutcome, ChildSessions } from "../acp/child-sessions.js";
+import type { ClaudeQuery } from "../claude/query.js";
+import type { SDKUserMessage } from "../claude/types.js";
+import { log } from "../logger.js";
+import { stringField } from "../tools/input.js";
+import type { SystemMessage } from "./consumer.js";
+import type { ToolCallTracker } from "./tool-calls.js";
+
+/** Claude Code's task type of a subagent (the others are commands, monitors, workflows). */
+const SUBAGENT_TASK = "local_agent";
+
+export interface SubagentHost {
+  /** The session's child sessions; absent when the client does not show subagents so. */
+  children: ChildSessions | undefined;
+  tools: ToolCallTracker;
+  query(): ClaudeQuery | undefined;
+}
+
+/**
+ * Claude Code's subagents (each an `Agent`/`Task` tool use, foreground or background) as
+ * the client's child sessions: the thread key of a subagent is the id of the tool use that
+ * launched it (its messages' `parent_tool_use_id`). Claude Code's task events say when a
+ * subagent starts and how it ends; `session/cancel` on a child stops its task.
+ */
+export class Subagents {
+  /** Claude Code's task id of each subagent, by thread. */
+  private readonly tasks = new Map<string, string>();
+  /** Threads running in the background: their launching call's result is not their end. */
+  private readonly background = new Set<string>();
+  /** Threads the client stopped: their end is a cancellation, whatever the result says. */
+  private readonly stopped = new Set<string>();
+
+  constructor(private readonly host: SubagentHost) {
+    if (host.children) host.children.describe = (thread) => this.launch(thread);
+  }
+
+  /** The task events of subagents; other system messages are not for this. */
+  async system(message: SystemMessage): Promise<void> {
+    const children = this.host.children;
+    if (!children) return;
+    switch (message.subtype) {
+      case "task_started": {
+        const thread = message.tool_use_id;
+        if (message.task_type !== SUBAGENT_TASK || !thread) return;
+        this.tasks.set(thread, message.task_id);
+        if (message.is_backgrounded) this.background.add(thread);
+        const launch = this.launch(thread);
+        await children.started(
+          thread,
+          {
+            ...launch,
+            title: launch?.title ?? message.description,
+            ...(message.prompt ? { prompt: message.prompt } : {}),
+          },
+          true,
+        );
+        return;
+      }
+      case "task_updated": {
+        const thread = this.threadOfTask(message.task_id);
+        if (thread && message.patch.is_backgrounded) this.background.add(thread);
+        return;
+      }
+      case "task_notification": {
+        const thread = message.tool_use_id ?? this.threadOfTask(message.task_id);
+        if (!thread || !this.tasks.has(thread)) return;
+        await children.finished(thread, this.outcome(thread, message.status, message.summary));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** A foreground subagent's launching call has its result: its work is over. */
+  async toolResults(message: SDKUserMessage): Promise<void> {
+    const children = this.host.children;
+    const content = message.message.content;
+    if (!children || typeof content === "string") return;
+    for (const block of content) {
+      if (block.type !== "tool_result" || this.background.has(block.tool_use_id)) continue;
+      if (!this.tasks.has(block.tool_use_id) && !children.has(block.tool_use_id)) continue;
+      const status = block.is_error ? "failed" : "completed";
+      const text = typeof block.content === "string" ? block.content : "";
+      await children.finished(block.tool_use_id, this.outcome(block.tool_use_id, status, text));
+    }
+  }
+
+  /** `session/cancel` on a child session: its task stops, the parent's turn goes on. */
+  stop(childSessionId: string): boolean {
+    const thread = this.host.children?.threadOf(childSessionId);
+    if (thread === undefined) return false;
+    const task = this.tasks.get(thread);
+    const query = this.host.query();
+    if (!task || !query) return true;
+    this.stopped.add(thread);
+    query.stopTask(task).catch((error: unknown) => log.warn(`could not stop task ${task}`, error));
+    return true;
+  }
+
+  private outcome(thread: string, status: string, text: string): ChildOutcome {
+    if (this.stopped.has(thread) || status === "stopped") return { stopReason: "cancelled" };
+    if (status === "failed")
+      return { stopReason: "error", message: text || "The subagent failed." };
+    return { stopReason: "end_turn", ...(text ? { answer: text } : {}) };
+  }
+
+  private threadOfTask(taskId: string): string | undefined {
+    for (const [thread, task] of this.tasks) if (task === taskId) return thread;
+    return undefined;
+  }
+
+  /** What the launching call says of a subagent: its title, role and prompt. */
+  private launch(thread: string): ChildInfo | undefined {
+    const call = this.host.tools.get(thread);
+    if (!call) return undefined;
+    const info: ChildInfo = {};
+    const title = stringField(call.input, "description");
+    const role = stringField(call.input, "subagent_type");
+    const prompt = stringField(call.input, "prompt");
+    if (title) info.title = title;
+    if (role) info.description = role;
+    if (prompt) info.prompt = prompt;
+    if (call.parentToolUseId) info.parentThread = call.parentToolUseId;
+    return info;
+  }
+}
