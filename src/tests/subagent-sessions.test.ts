@@ -1,0 +1,266 @@
+// Subagents as child sessions (ACP's subagents RFD), in process: the agent on a scripted
+// fake Claude Code, a client of the unstable schema that declares `subagents`.
+import { methods } from "@agentclientprotocol/sdk/unstable";
+import { describe, expect, it } from "vitest";
+import { assistant, result, sdkMessage, toolResult, toolUse } from "./support/fake-claude.js";
+import { subagentClient, type SeenEvent } from "./support/subagent-client.js";
+
+const AGENT_CALL = "toolu_agent";
+const LAUNCH = { description: "Look around", prompt: "List the files", subagent_type: "Explore" };
+
+function taskStarted(background: boolean) {
+  return sdkMessage({
+    type: "system",
+    subtype: "task_started",
+    task_id: "task-1",
+    tool_use_id: AGENT_CALL,
+    description: LAUNCH.description,
+    task_type: "local_agent",
+    prompt: LAUNCH.prompt,
+    is_backgrounded: background,
+  });
+}
+
+function taskNotification(status: "completed" | "failed" | "stopped", summary = "") {
+  return sdkMessage({
+    type: "system",
+    subtype: "task_notification",
+    task_id: "task-1",
+    tool_use_id: AGENT_CALL,
+    status,
+    output_file: "",
+    summary,
+  });
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+/** Each event as one line: whose session, what it is. */
+function lines(events: SeenEvent[], parent: string): string[] {
+  const who = (id: string) => (id === parent ? "parent" : "child");
+  return events.map((event) => {
+    if (event.kind === "permission") return `${who(event.request.sessionId)} permission`;
+    const { sessionId, update } = event.notification;
+    switch (update.sessionUpdate) {
+      case "subagent_update": {
+        const state = update.state as { state: string; stopReason?: string } | null | undefined;
+        const shown = state
+          ? [state.state, state.stopReason].filter(Boolean).join(" ")
+          : "announce";
+        return `${who(sessionId)} subagent_update ${shown}`;
+      }
+      case "session_message":
+        return `${who(sessionId)} session_message from ${who(update.senderSessionId ?? "")}`;
+      case "tool_call":
+      case "tool_call_update":
+        return `${who(sessionId)} ${update.sessionUpdate} ${update.toolCallId}`;
+      default:
+        return `${who(sessionId)} ${update.sessionUpdate}`;
+    }
+  });
+}
+
+/** The states reported for the child, in order. */
+function states(events: SeenEvent[]): unknown[] {
+  return events.flatMap((e) =>
+    e.kind === "update" &&
+    e.notification.update.sessionUpdate === "subagent_update" &&
+    e.notification.update.state
+      ? [e.notification.update.state]
+      : [],
+  );
+}
+
+function updates(events: SeenEvent[]) {
+  return events.flatMap((e) => (e.kind === "update" ? [e.notification] : []));
+}
+
+/** The agent's session starts a subagent that asks to run `ls` and answers. */
+async function subagentRuns(background: boolean) {
+  const client = await subagentClient();
+  const { agent, query, sessionId } = client;
+  const response = agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "Explore" }],
+  });
+  await query.waitForSent(1);
+  query.emit(toolUse(AGENT_CALL, "Agent", LAUNCH), taskStarted(background));
+  if (background) query.emit(toolResult(AGENT_CALL, "Async agent launched successfully."));
+  query.emit(toolUse("toolu_ls", "Bash", { command: "ls" }, AGENT_CALL));
+  await settle();
+  await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_ls" });
+  query.emit(
+    toolResult("toolu_ls", "a.txt", { parent: AGENT_CALL }),
+    assistant("msg-answer", [{ type: "text", text: "There is a.txt." }], {
+      parent_tool_use_id: AGENT_CALL,
+    }),
+  );
+  return { ...client, response };
+}
+
+describe("subagents as child sessions, for clients that declare subagents", () => {
+  it("a foreground subagent is announced before its traffic, works in its own session, and goes running, requires_action, running, idle end_turn", async () => {
+    const { events, query, sessionId, response } = await subagentRuns(false);
+    query.emit(toolResult(AGENT_CALL, "There is a.txt."), result());
+    expect(await response).toMatchObject({ stopReason: "end_turn" });
+
+    const seen = lines(events, sessionId);
+    const firstChild = seen.findIndex((line) => line.startsWith("child"));
+    expect(seen.slice(0, firstChild)).toContain("parent subagent_update announce");
+    expect(seen.filter((line) => !line.startsWith("parent agent_message"))).toEqual(
+      expect.arrayContaining([
+        "child tool_call toolu_ls",
+        "child permission",
+        "child tool_call_update toolu_ls",
+        "child agent_message_chunk",
+      ]),
+    );
+    expect(seen).toContain(`parent tool_call ${AGENT_CALL}`);
+    expect(seen.filter((l) => l.includes("toolu_ls") && l.startsWith("parent"))).toEqual([]);
+    expect(states(events)).toEqual([
+      { state: "running" },
+      { state: "requires_action" },
+      { state: "running" },
+      { state: "idle", stopReason: "end_turn" },
+    ]);
+    // requires_action exactly while the permission request is open.
+    const order = seen.filter(
+      (l) => (l.includes("subagent_update") && !l.endsWith("announce")) || l.endsWith("permission"),
+    );
+    expect(order).toEqual([
+      "parent subagent_update running",
+      "parent subagent_update requires_action",
+      "child permission",
+      "parent subagent_update running",
+      "parent subagent_update idle end_turn",
+    ]);
+  });
+
+  it("the announcement carries the launch's title, role and cancel capability; the prompt and the answer are messages in both sessions, each naming the other", async () => {
+    const { events, query, sessionId, response } = await subagentRuns(false);
+    query.emit(toolResult(AGENT_CALL, "There is a.txt."), result());
+    await response;
+    const all = updates(events);
+    const announce = all.find((n) => n.update.sessionUpdate === "subagent_update")!;
+    expect(announce).toMatchObject({
+      sessionId,
+      update: {
+        title: "Look around",
+        description: "Explore",
+        capabilities: { cancel: {} },
+      },
+    });
+    const child = (announce.update as { sessionId: string }).sessionId;
+    expect(child).not.toBe(sessionId);
+
+    const messages = all.filter((n) => n.update.sessionUpdate === "session_message");
+    const view = (session: string, sender: string) =>
+      messages.find(
+        (n) =>
+          n.sessionId === session &&
+          n.update.sessionUpdate === "session_message" &&
+          n.update.senderSessionId === sender,
+      )?.update;
+    const launchOut = view(sessionId, sessionId);
+    const launchIn = view(child, sessionId);
+    expect(launchOut).toMatchObject({
+      recipientSessionId: child,
+      content: [{ type: "text", text: LAUNCH.prompt }],
+    });
+    expect(launchIn).toMatchObject({ recipientSessionId: child, content: launchOut!.content });
+    expect(launchOut).toMatchObject({ recipientMessageId: launchIn!.messageId });
+    expect(launchIn).toMatchObject({ senderMessageId: launchOut!.messageId });
+
+    const answerOut = view(child, child);
+    const answerIn = view(sessionId, child);
+    expect(answerOut).toMatchObject({
+      recipientSessionId: sessionId,
+      recipientMessageId: answerIn!.messageId,
+      content: [{ type: "text", text: "There is a.txt." }],
+    });
+    expect(answerIn).toMatchObject({ senderMessageId: answerOut!.messageId });
+  });
+
+  it("a background subagent stays running after its launch returns and goes idle when its task completes", async () => {
+    const { events, query, sessionId, response } = await subagentRuns(true);
+    query.emit(assistant("msg-main", [{ type: "text", text: "Launched." }]), result());
+    expect(await response).toMatchObject({ stopReason: "end_turn" });
+    expect(states(events).at(-1)).toEqual({ state: "running" });
+
+    query.emit(taskNotification("completed", "Agent finished"));
+    await settle();
+    expect(states(events)).toEqual([
+      { state: "running" },
+      { state: "requires_action" },
+      { state: "running" },
+      { state: "idle", stopReason: "end_turn" },
+    ]);
+    const answer = updates(events).find(
+      (n) =>
+        n.sessionId === sessionId &&
+        n.update.sessionUpdate === "session_message" &&
+        n.update.senderSessionId !== sessionId,
+    );
+    expect(answer?.update).toMatchObject({ content: [{ type: "text", text: "There is a.txt." }] });
+  });
+
+  it("session/cancel on a child stops its task only: the child goes idle cancelled and the parent's turn goes on", async () => {
+    const { agent, events, query, sessionId, response } = await subagentRuns(false);
+    const announce = updates(events).find((n) => n.update.sessionUpdate === "subagent_update")!;
+    const child = (announce.update as { sessionId: string }).sessionId;
+
+    await agent.notify(methods.agent.session.cancel, { sessionId: child });
+    await settle();
+    expect(query.stoppedTasks).toEqual(["task-1"]);
+    expect(query.interrupts).toBe(0);
+
+    query.emit(
+      taskNotification("stopped"),
+      toolResult(AGENT_CALL, "Interrupted", { isError: true }),
+      assistant("msg-main", [{ type: "text", text: "The agent was stopped." }]),
+      result(),
+    );
+    expect(await response).toMatchObject({ stopReason: "end_turn" });
+    expect(states(events).at(-1)).toEqual({ state: "idle", stopReason: "cancelled" });
+  });
+
+  it("a failed subagent goes idle with an error and its message", async () => {
+    const { events, query, response } = await subagentRuns(true);
+    query.emit(result());
+    await response;
+    query.emit(taskNotification("failed", "API error"));
+    await settle();
+    expect(states(events).at(-1)).toEqual({
+      state: "idle",
+      stopReason: "error",
+      error: { code: -32603, message: "API error" },
+    });
+  });
+
+  it("a client that does not declare subagents sees the subagent inline, as before: no child session", async () => {
+    const { events, query, sessionId, agent } = await subagentClient({ subagents: false });
+    const response = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Explore" }],
+    });
+    await query.waitForSent(1);
+    query.emit(
+      toolUse(AGENT_CALL, "Agent", LAUNCH),
+      taskStarted(false),
+      toolUse("toolu_ls", "Bash", { command: "ls" }, AGENT_CALL),
+      toolResult("toolu_ls", "a.txt", { parent: AGENT_CALL }),
+      toolResult(AGENT_CALL, "done"),
+      result(),
+    );
+    await response;
+    const all = updates(events);
+    expect(all.every((n) => n.sessionId === sessionId)).toBe(true);
+    expect(
+      all.filter((n) => ["subagent_update", "session_message"].includes(n.update.sessionUpdate)),
+    ).toEqual([]);
+    expect(
+      all.find((n) => n.update.sessionUpdate === "tool_call" && n.update.toolCallId === "toolu_ls")
+        ?.update._meta,
+    ).toMatchObject({ claudeCode: { parentToolUseId: AGENT_CALL } });
+  });
+});
