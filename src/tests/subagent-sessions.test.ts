@@ -1,6 +1,6 @@
 // Subagents as child sessions (ACP's subagents RFD), in process: the agent on a scripted
 // fake Claude Code, a client of the unstable schema that declares `subagents`.
-import { methods } from "@agentclientprotocol/sdk/unstable";
+import { methods, type SessionMessage } from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
 import { assistant, result, sdkMessage, toolResult, toolUse } from "./support/fake-claude.js";
 import { subagentClient, type SeenEvent } from "./support/subagent-client.js";
@@ -154,13 +154,13 @@ describe("subagents as child sessions, for clients that declare subagents", () =
     expect(child).not.toBe(sessionId);
 
     const messages = all.filter((n) => n.update.sessionUpdate === "session_message");
-    const view = (session: string, sender: string) =>
-      messages.find(
-        (n) =>
-          n.sessionId === session &&
-          n.update.sessionUpdate === "session_message" &&
-          n.update.senderSessionId === sender,
-      )?.update;
+    const view = (session: string, sender: string): SessionMessage | undefined => {
+      for (const { sessionId: id, update } of messages) {
+        if (id !== session || update.sessionUpdate !== "session_message") continue;
+        if (update.senderSessionId === sender) return update;
+      }
+      return undefined;
+    };
     const launchOut = view(sessionId, sessionId);
     const launchIn = view(child, sessionId);
     expect(launchOut).toMatchObject({
@@ -205,7 +205,7 @@ describe("subagents as child sessions, for clients that declare subagents", () =
   });
 
   it("session/cancel on a child stops its task only: the child goes idle cancelled and the parent's turn goes on", async () => {
-    const { agent, events, query, sessionId, response } = await subagentRuns(false);
+    const { agent, events, query, response } = await subagentRuns(false);
     const announce = updates(events).find((n) => n.update.sessionUpdate === "subagent_update")!;
     const child = (announce.update as { sessionId: string }).sessionId;
 
