@@ -1,0 +1,128 @@
+// End-to-end: subagents as child sessions (ACP's subagents RFD) with the real Claude Code
+// and the scripted API, for a client that declares `clientCapabilities.subagents`. The
+// harness's client speaks the stable schema, so the unstable updates are read off the wire.
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import type { SessionNotification } from "@agentclientprotocol/sdk/unstable";
+import type { UnstableClientCapabilities } from "../acp/unstable-capabilities.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { toolResults, type RecordedRequest, type TurnSpec } from "../scripted-api/index.js";
+import { poll, startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
+
+afterEach(stopAllE2E);
+// The stable client logs each unstable update it cannot parse; they are read off the wire.
+beforeEach(() => {
+  const log = console.error.bind(console);
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    if (args[0] !== "Error handling notification") log(...args);
+  });
+});
+
+/** The harness's initialize takes stable capabilities; the unstable one goes along. */
+const unstable: UnstableClientCapabilities = { subagents: {} };
+const declaresSubagents: ClientCapabilities = { terminal: false, ...unstable };
+
+/** Every `session/update` the agent sent, as it crossed the wire. */
+function wireUpdates(e2e: E2E): SessionNotification[] {
+  return e2e.transcript.entries.flatMap((entry) =>
+    entry.direction === "from-agent" && entry.message?.method === "session/update"
+      ? [entry.message.params as SessionNotification]
+      : [],
+  );
+}
+
+/** The states the parent reported for its child, in order. */
+function childStates(e2e: E2E, parent: string): string[] {
+  return wireUpdates(e2e).flatMap(({ sessionId, update }) => {
+    if (sessionId !== parent || update.sessionUpdate !== "subagent_update" || !update.state)
+      return [];
+    const state = update.state as { state: string; stopReason?: string };
+    return [[state.state, state.stopReason].filter(Boolean).join(" ")];
+  });
+}
+
+function childOf(e2e: E2E, parent: string): string | undefined {
+  const announce = wireUpdates(e2e).find(
+    (n) => n.sessionId === parent && n.update.sessionUpdate === "subagent_update",
+  );
+  return announce?.update.sessionUpdate === "subagent_update"
+    ? announce.update.sessionId
+    : undefined;
+}
+
+/**
+ * The main loop launches one subagent; the subagent asks to run a command, then answers
+ * SUB-ANSWER; the main loop then says MAIN-DONE.
+ */
+function launchScript(agentInput: Record<string, unknown>): TurnSpec[] {
+  const route = (request: RecordedRequest) => {
+    if (request.subagent) {
+      return toolResults(request).length
+        ? { content: [{ type: "text" as const, text: "SUB-ANSWER-4d1" }] }
+        : {
+            content: [
+              {
+                type: "tool_use" as const,
+                name: "Bash",
+                input: { command: "echo hi > sub.txt", description: "Write a file" },
+              },
+            ],
+          };
+    }
+    if (toolResults(request).length) {
+      return { content: [{ type: "text" as const, text: "MAIN-DONE" }] };
+    }
+    return { content: [{ type: "tool_use" as const, name: "Agent", input: agentInput }] };
+  };
+  return Array.from({ length: 10 }, () => route);
+}
+
+const LAUNCH = {
+  description: "Write the file",
+  prompt: "Write sub.txt",
+  subagent_type: "general-purpose",
+};
+
+describe("subagents as child sessions, with the real Claude Code", () => {
+  it("a subagent is a child session: announced first, its tool call and permission request under its own id, running, requires_action, running, idle end_turn", async () => {
+    const e2e = await startE2E({
+      scenario: launchScript(LAUNCH),
+      permission: { answer: "select", optionId: "allow-once" },
+      initialize: false,
+    });
+    await e2e.initialize(declaresSubagents);
+    const { sessionId } = await e2e.newSession();
+    expect(await e2e.prompt(sessionId, "Delegate it.")).toMatchObject({ stopReason: "end_turn" });
+    await poll(
+      () => Promise.resolve(childStates(e2e, sessionId).at(-1)?.startsWith("idle") || undefined),
+      15_000,
+    );
+
+    const child = childOf(e2e, sessionId)!;
+    expect(child).toBeDefined();
+    const updates = wireUpdates(e2e);
+    const firstChildTraffic = updates.findIndex((n) => n.sessionId === child);
+    const announce = updates.findIndex((n) => n.update.sessionUpdate === "subagent_update");
+    expect(announce).toBeLessThan(firstChildTraffic);
+    expect(updates[announce]?.update).toMatchObject({ title: LAUNCH.description });
+
+    const bash = updates.find(
+      (n) => n.update.sessionUpdate === "tool_call" && n.update.title?.includes("echo hi") === true,
+    );
+    expect(bash?.sessionId).toBe(child);
+    expect(e2e.permissions.records.map((r) => r.request.sessionId)).toEqual([child]);
+    expect(childStates(e2e, sessionId)).toEqual([
+      "running",
+      "requires_action",
+      "running",
+      "idle end_turn",
+    ]);
+    // The answer is a message from the child in both sessions.
+    const answers = updates.filter(
+      (n) =>
+        n.update.sessionUpdate === "session_message" &&
+        n.update.senderSessionId === child &&
+        JSON.stringify(n.update.content).includes("SUB-ANSWER-4d1"),
+    );
+    expect(answers.map((n) => n.sessionId).sort()).toEqual([child, sessionId].sort());
+  });
+});
