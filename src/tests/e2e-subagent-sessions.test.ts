@@ -11,8 +11,9 @@ import { poll, startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
 afterEach(stopAllE2E);
 // The stable client logs each unstable update it cannot parse; they are read off the wire.
 beforeEach(() => {
-  const log = console.error.bind(console);
-  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+  const error = vi.spyOn(console, "error");
+  const log = error.getMockImplementation() ?? (() => undefined);
+  error.mockImplementation((...args: unknown[]) => {
     if (args[0] !== "Error handling notification") log(...args);
   });
 });
@@ -124,5 +125,28 @@ describe("subagents as child sessions, with the real Claude Code", () => {
         JSON.stringify(n.update.content).includes("SUB-ANSWER-4d1"),
     );
     expect(answers.map((n) => n.sessionId).sort()).toEqual([child, sessionId].sort());
+  });
+
+  it("a background subagent is a child session that keeps running after the prompt's response and goes idle end_turn when done", async () => {
+    const e2e = await startE2E({
+      scenario: launchScript({ ...LAUNCH, run_in_background: true }),
+      permission: { answer: "select", optionId: "allow-once" },
+      initialize: false,
+    });
+    await e2e.initialize(declaresSubagents);
+    const { sessionId } = await e2e.newSession();
+    expect(await e2e.prompt(sessionId, "Delegate it.")).toMatchObject({ stopReason: "end_turn" });
+    await poll(
+      () => Promise.resolve(childStates(e2e, sessionId).at(-1)?.startsWith("idle") || undefined),
+      20_000,
+    );
+    const child = childOf(e2e, sessionId)!;
+    expect(e2e.permissions.records.map((r) => r.request.sessionId)).toEqual([child]);
+    expect(childStates(e2e, sessionId)).toEqual([
+      "running",
+      "requires_action",
+      "running",
+      "idle end_turn",
+    ]);
   });
 });
