@@ -149,4 +149,25 @@ describe("subagents as child sessions, with the real Claude Code", () => {
       "idle end_turn",
     ]);
   });
+
+  it("session/cancel on a child stops that subagent only: it goes idle cancelled and the parent's turn goes on to its end", async () => {
+    const e2e = await startE2E({
+      scenario: launchScript(LAUNCH),
+      permission: { answer: "never" },
+      initialize: false,
+    });
+    await e2e.initialize(declaresSubagents);
+    const { sessionId } = await e2e.newSession();
+    const prompt = e2e.prompt(sessionId, "Delegate it.");
+    await e2e.permissions.waitForRequest(1);
+    const child = childOf(e2e, sessionId)!;
+    await e2e.cancel(child);
+    expect(await prompt).toMatchObject({ stopReason: "end_turn" });
+    await poll(
+      () => Promise.resolve(childStates(e2e, sessionId).at(-1)?.startsWith("idle") || undefined),
+      15_000,
+    );
+    expect(childStates(e2e, sessionId).at(-1)).toBe("idle cancelled");
+    expect(JSON.stringify(wireUpdates(e2e))).toContain("MAIN-DONE");
+  });
 });
