@@ -20,6 +20,7 @@ import {
   type UnstableClientCapabilities,
 } from "./acp/unstable-capabilities.js";
 import { sessionMetaOptions } from "./acp/session-meta.js";
+import { STEERING_METHOD, steeringParams } from "./acp/steering.js";
 import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
 import type { ClaudeTranscripts } from "./claude/transcripts.js";
 import { isLoginMethod } from "./acp/auth.js";
@@ -289,6 +290,15 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       withRequestErrors(({ params, signal }) => {
         return sessions.require(params.sessionId).prompt(params.prompt, signal);
       }),
+    )
+    .onRequest(
+      STEERING_METHOD,
+      steeringParams,
+      withRequestErrors(({ params }) =>
+        Promise.resolve(
+          sessions.require(params.sessionId).steer(params.prompt, params.idleBehavior),
+        ),
+      ),
     )
     .onRequest(
       methods.agent.session.setMode,

@@ -8,6 +8,7 @@ import {
 import { authMethods } from "./auth.js";
 import { MCP_CAPABILITIES } from "../session/mcp-servers.js";
 import { PROMPT_CAPABILITIES } from "../session/prompt.js";
+import { STEERING_META } from "./steering.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version.js";
 
 export const AGENT_INFO: Implementation = {
@@ -19,6 +20,8 @@ export const AGENT_INFO: Implementation = {
 /** Only what this agent really supports; each entry is proven by a test. */
 export const AGENT_CAPABILITIES: AgentCapabilities = {
   loadSession: true,
+  // A prompt sent while one runs waits for it and gets its own answer (session/turn-queue.ts).
+  _meta: { claudeCode: { promptQueueing: true } },
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
   auth: { logout: {} },
@@ -44,5 +47,6 @@ export function initializeResponse(request: InitializeRequest): InitializeRespon
     agentCapabilities: AGENT_CAPABILITIES,
     authMethods: authMethods(request.clientCapabilities ?? {}),
     agentInfo: AGENT_INFO,
+    _meta: STEERING_META,
   };
 }

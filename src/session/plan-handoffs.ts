@@ -6,6 +6,7 @@ import { PlanFileTracker } from "../plan/plan-file.js";
 import type { SessionConfiguration } from "./configuration.js";
 import type { ToolCallTracker } from "./tool-calls.js";
 import type { Turn } from "./turn.js";
+import { resendSteers } from "./steering.js";
 import { userMessage } from "./turn-queue.js";
 
 /** What plan approval needs from its session. */
@@ -81,6 +82,7 @@ export class PlanHandoffs {
     await this.host.send(() => this.host.configuration().modeChanged(handoff.mode));
     const query = this.host.newConversation(handoff.mode);
     query.send(userMessage([{ type: "text", text: implementPlanPrompt(handoff.plan) }], turn));
+    resendSteers(turn, query);
     return true;
   }
 }

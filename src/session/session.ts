@@ -7,6 +7,7 @@ import type {
   UsageUpdate,
 } from "@agentclientprotocol/sdk";
 import type { SessionClient } from "../acp/session-client.js";
+import type { SteeringResponse } from "../acp/steering.js";
 import type { ClaudeTranscripts } from "../claude/transcripts.js";
 import type {
   ClaudeInitialization,
@@ -42,6 +43,7 @@ import { SessionConfiguration } from "./configuration.js";
 import { isPermissionMode, processMayBypass } from "./modes.js";
 import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
 import { promptToClaude } from "./prompt.js";
+import { awaitsSteer, resendSteers, steer } from "./steering.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
 import { Subagents } from "./subagents.js";
@@ -356,6 +358,16 @@ export class Session {
     return this.turns.prompt(content, signal);
   }
 
+  /** `_session/steering`: the message joins the running turn, or starts one (steering.ts). */
+  steer(blocks: readonly ContentBlock[], idleBehavior?: string): SteeringResponse {
+    const host = { client: this.client, currentTurn: () => this.turns.current };
+    return steer(
+      { ...host, query: () => this.query, prompt: (b) => this.prompt(b) },
+      blocks,
+      idleBehavior,
+    );
+  }
+
   /** `/mcp` waits its turn like any prompt, so its answer never lands inside another turn. */
   private runMcpCommand(command: McpCommand): Promise<PromptResponse> {
     return this.turns.exclusive((query) => this.mcp.run(command, query));
@@ -465,7 +477,7 @@ export class Session {
   private async endTurn(turn: Turn, result: SDKResultMessage): Promise<void> {
     this.usage.observeResult(result, undefined);
     turn.usage = addTurnUsage(turn.usage, result);
-    if (await this.plans.continueTurn(turn)) return;
+    if ((await this.plans.continueTurn(turn)) || awaitsSteer(turn, result)) return;
     // Asking Claude Code costs a round trip: before the answer only after a slash command
     // (`/model` must show when its turn ends), after it otherwise (a fallback).
     const command = isSlashCommand(turn.prompt);
@@ -563,9 +575,9 @@ export class Session {
     if (!hung && !turn.heardFromClaude && !turn.resent && !turn.cancelRequested && turn.prompt) {
       turn.resent = true;
       log.info(`session ${this.id}: Claude Code ended before the prompt reached it; resuming`);
-      this.startQuery(this.configuration?.current.mode ?? "default").send(
-        userMessage(turn.prompt, turn),
-      );
+      const query = this.startQuery(this.configuration?.current.mode ?? "default");
+      query.send(userMessage(turn.prompt, turn));
+      resendSteers(turn, query);
       return;
     }
     turn.abort.abort(new Error("Claude Code ended"));

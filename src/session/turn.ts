@@ -30,6 +30,8 @@ export class Turn {
   prompt: UserContentBlock[] | undefined;
   /** The ids of the user messages sent to Claude Code for this turn (results name them). */
   readonly sentIds = new Set<string>();
+  /** Steers sent into this turn that no result has named yet, by id (see steering.ts). */
+  readonly steers = new Map<string, UserContentBlock[]>();
   /** Claude Code said something (anything) since the prompt was sent. */
   heardFromClaude = false;
   resent = false;

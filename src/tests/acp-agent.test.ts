@@ -50,6 +50,7 @@ describe("initialize", () => {
     // Only what works: every capability here is exercised by a test.
     expect(response.agentCapabilities).toEqual({
       loadSession: true,
+      _meta: { claudeCode: { promptQueueing: true } },
       auth: { logout: {} },
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
