@@ -1,0 +1,151 @@
+// End-to-end: `_session/steering` on the real Claude Code. A steer sent while a turn runs
+// reaches the model within that turn, the turn's prompt is answered once (after the steer is
+// answered), and an open permission request is neither cancelled nor overtaken by it.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
+import {
+  lastUserText,
+  toolResults,
+  type RecordedRequest,
+  type TurnSpec,
+} from "../scripted-api/index.js";
+import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
+
+afterEach(stopAllE2E);
+
+const STEER = "Also print the date.";
+
+/** The model echoes what it was last told, so a test sees where the steer arrived. */
+const echo: TurnSpec = (request) => ({
+  content: [{ type: "text", text: `I read: ${lastUserText(request)}` }],
+});
+
+function steer(e2e: E2E, sessionId: string, text: string): Promise<SteeringResponse> {
+  return e2e.client.request<SteeringResponse>(STEERING_METHOD, {
+    sessionId,
+    prompt: [{ type: "text", text }],
+  });
+}
+
+const mentionsSteer = (request: RecordedRequest) => JSON.stringify(request.body).includes(STEER);
+
+/** Index in the wire transcript of the first agent message chunk containing `text`. */
+function chunkIndex(e2e: E2E, text: string): number {
+  return e2e.transcript.entries.findIndex(
+    (entry) =>
+      entry.direction === "from-agent" &&
+      entry.message?.method === "session/update" &&
+      JSON.stringify(entry.message.params).includes(text),
+  );
+}
+
+/** Index in the wire transcript of the answer to the (only) session/prompt. */
+function promptAnswerIndex(e2e: E2E): number {
+  const [request] = e2e.transcript.calls("session/prompt", "to-agent");
+  const answer = request && e2e.transcript.responseTo(request);
+  return answer ? e2e.transcript.entries.indexOf(answer) : -1;
+}
+
+describe("_session/steering on the real Claude Code", { timeout: 90_000 }, () => {
+  it("a steer sent while a tool runs reaches the model with the tool's result, in the same turn; the prompt is answered once, after the reply to it", async () => {
+    const e2e = await startE2E({
+      scenario: [
+        {
+          content: [
+            { type: "text", text: "Waiting first." },
+            {
+              type: "tool_use",
+              name: "Bash",
+              input: { command: "sleep 3; echo slept", description: "Wait" },
+            },
+          ],
+        },
+        echo,
+      ],
+      permission: { answer: "select", optionId: "allow-once" },
+    });
+    const { sessionId } = await e2e.newSession();
+
+    const answer = e2e.prompt(sessionId, "Wait a bit.");
+    await e2e.updates.waitFor(sessionId, "tool_call", () => true);
+    expect(await steer(e2e, sessionId, STEER)).toEqual({ outcome: "injected" });
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+
+    const main = e2e.api.mainRequests();
+    expect(main).toHaveLength(2);
+    expect(mentionsSteer(main[0]!)).toBe(false);
+    // The second request of the same turn carries both the tool's result and the steer.
+    expect(toolResults(main[1]!)).toEqual([expect.objectContaining({ text: "slept" })]);
+    expect(lastUserText(main[1]!)).toContain(STEER);
+    const reply = chunkIndex(e2e, `I read: `);
+    expect(reply).toBeGreaterThan(-1);
+    expect(promptAnswerIndex(e2e)).toBeGreaterThan(reply);
+    // Nothing is left for the queue: the next prompt gets a turn and an answer of its own.
+    expect(await e2e.prompt(sessionId, "Next.")).toMatchObject({ stopReason: "end_turn" });
+    expect(e2e.api.mainRequests()).toHaveLength(3);
+    expect(e2e.transcript.calls("session/prompt", "to-agent")).toHaveLength(2);
+  });
+
+  it("a steer sent while the model writes its last answer is answered right after, and the prompt settles only then", async () => {
+    const e2e = await startE2E({
+      scenario: [
+        {
+          content: [{ type: "text", text: "one two three four five six", chunks: 6 }],
+          delayMs: 400,
+        },
+        echo,
+      ],
+    });
+    const { sessionId } = await e2e.newSession();
+
+    const answer = e2e.prompt(sessionId, "Count.");
+    await e2e.updates.waitFor(sessionId, "agent_message_chunk", () => true);
+    expect(await steer(e2e, sessionId, STEER)).toEqual({ outcome: "injected" });
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+
+    const main = e2e.api.mainRequests();
+    expect(main).toHaveLength(2);
+    expect(lastUserText(main[1]!)).toContain(STEER);
+    const reply = chunkIndex(e2e, `I read: `);
+    expect(reply).toBeGreaterThan(chunkIndex(e2e, "six"));
+    expect(promptAnswerIndex(e2e)).toBeGreaterThan(reply);
+  });
+
+  it("a steer while a permission request is open does not cancel it: the permission is answered, the tool runs, then the steer reaches the model", async () => {
+    const e2e = await startE2E({
+      scenario: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              name: "Bash",
+              input: { command: "echo hi > out.txt", description: "Write out.txt" },
+            },
+          ],
+        },
+        echo,
+      ],
+      // The user takes a while to answer: the steer comes while the request is open.
+      permission: { answer: "late", optionId: "allow-once", delayMs: 2_000 },
+    });
+    const { sessionId } = await e2e.newSession();
+
+    const answer = e2e.prompt(sessionId, "Write the file.");
+    const ask = await e2e.permissions.waitForRequest(1);
+    expect(await steer(e2e, sessionId, STEER)).toEqual({ outcome: "injected" });
+    expect(ask.answer).toBeUndefined();
+
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+    // Never cancelled: the answer the user gave is the one that counted.
+    expect(ask.cancelled).toBe(false);
+    expect(ask.answer).toEqual({ outcome: { outcome: "selected", optionId: "allow-once" } });
+    expect(existsSync(join(e2e.cwd, "out.txt"))).toBe(true);
+    const main = e2e.api.mainRequests();
+    expect(main).toHaveLength(2);
+    expect(toolResults(main[1]!)).toEqual([expect.objectContaining({ is_error: false })]);
+    expect(lastUserText(main[1]!)).toContain(STEER);
+    expect(e2e.permissions.records).toHaveLength(1);
+  });
+});
