@@ -23,8 +23,9 @@ Options:
 
 Keys: ↑/↓ or 1-9 choose, Enter confirms, Esc cancels the request and the turn (ACP
 session/cancel), and a rejection asks for optional feedback for Claude. While Claude works,
-Esc or Ctrl-C cancels the turn (Ctrl-C twice quits). Between turns: /mode <id> switches
-mode, /exit or Ctrl-D quits.
+Esc or Ctrl-C cancels the turn (Ctrl-C twice quits), and you can type: Enter sends the text
+into the running turn when the agent can steer (_session/steering), else queues it; Tab queues
+it as the next prompt. Between turns: /mode <id> switches mode, /exit or Ctrl-D quits.
 
 Examples:
   claude-agent-acp-client -- claude-agent-acp

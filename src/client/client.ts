@@ -12,6 +12,7 @@ import {
   type RequestPermissionResponse,
   type StopReason,
 } from "@agentclientprotocol/sdk";
+import { PROMPT_REQUIRED, STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
 import { PACKAGE_VERSION } from "../version.js";
 import {
   elicitationResponse,
@@ -32,6 +33,9 @@ import { SessionView } from "./session-view.js";
 import { oneLine, type Style } from "./style.js";
 
 export const CLIENT_NAME = "claude-agent-acp-client";
+
+/** While a turn runs, this key queues the text as the next prompt (Enter steers). */
+const QUEUE_KEY = "tab";
 
 export interface ClientOptions {
   /** The session's working directory (absolute). */
@@ -98,6 +102,8 @@ export class TerminalClient {
   private readonly queued: string[] = [];
   /** The agent takes steers (`_meta.steering.supported` in its initialize response). */
   private steering = false;
+  /** Steers not answered yet: one the agent hands back (the turn ended) becomes the next prompt. */
+  private readonly steers = new Set<Promise<void>>();
 
   constructor(
     private readonly io: ClientIo,
@@ -188,7 +194,7 @@ export class TerminalClient {
     if (this.options.prompts.length === 0 && this.interactive) await this.promptLoop();
     else if (!failed) {
       // Prompts typed ahead during the given ones still run.
-      for (let next = this.queued.shift(); next !== undefined; next = this.queued.shift()) {
+      for (let next = await this.nextQueued(); next !== undefined; next = await this.nextQueued()) {
         await this.runTurn(next);
       }
     }
@@ -230,7 +236,8 @@ export class TerminalClient {
 
   /**
    * A key while a turn runs and no box is open: Esc or Ctrl-C interrupts (Ctrl-C again while
-   * cancelling quits); anything else edits the next prompt, which Enter queues.
+   * cancelling quits); anything else edits the text, which Enter steers into the running turn
+   * (queues, when the agent cannot steer) and Tab queues as the next prompt.
    */
   private keyWhileRunning(key: Key, turn: AbortController): void {
     if (key === RESIZE) {
@@ -242,22 +249,52 @@ export class TerminalClient {
       else this.cancelTurn();
       return;
     }
-    const step = lineKey(this.draft, key);
+    const queue = key.name === QUEUE_KEY && !key.paste;
+    const step = queue
+      ? { state: this.draft, action: "submit" as const }
+      : lineKey(this.draft, key);
     this.draft = step.state;
     if (step.action === "submit") {
-      if (this.draft.text.trim() !== "") this.sendTypeAhead(this.draft.text.trim());
+      const text = this.draft.text.trim();
+      if (text !== "") {
+        if (queue || !this.steering) this.queued.push(text);
+        else this.trackSteer(this.steer(text));
+      }
       this.draft = EMPTY_LINE;
     }
     this.showDraft();
   }
 
   /**
-   * A prompt submitted while a turn runs waits as the next prompt. The seam for steering:
-   * when the agent advertises it (`this.steering`), this is where the text goes to the
-   * running turn as a steer instead (`_session/steering`, not implemented by the agent yet).
+   * Sends `text` into the running turn (`_session/steering`). If the turn has just ended, the
+   * agent hands it back (`promptRequired`) and it becomes the next prompt; so does a steer
+   * the agent refuses.
    */
-  private sendTypeAhead(text: string): void {
+  private async steer(text: string): Promise<void> {
+    this.view.note(`› ${oneLine(text)} (sent to the running turn)`);
+    try {
+      const response = await this.agent!.request<SteeringResponse>(STEERING_METHOD, {
+        sessionId: this.requireSession(),
+        prompt: [{ type: "text", text }],
+        _meta: { steering: { idleBehavior: PROMPT_REQUIRED } },
+      });
+      if (response.outcome !== "promptRequired") return;
+    } catch (error) {
+      this.view.note(`Could not steer the turn (${errorText(error)}): queued as the next prompt.`);
+    }
     this.queued.push(text);
+    this.showDraft();
+  }
+
+  private trackSteer(steer: Promise<void>): void {
+    this.steers.add(steer);
+    void steer.finally(() => this.steers.delete(steer));
+  }
+
+  /** The next queued prompt, once every steer in flight is answered (one may come back). */
+  private async nextQueued(): Promise<string | undefined> {
+    while (this.steers.size > 0) await Promise.all(this.steers);
+    return this.queued.shift();
   }
 
   /** The type-ahead under the status line: queued prompts, then the text being typed. */
@@ -292,8 +329,13 @@ export class TerminalClient {
   private async promptLoop(): Promise<void> {
     const { view } = this;
     view.note("Type a prompt and press Enter. /mode <id> switches mode, /exit or Ctrl-D quits.");
+    view.note(
+      this.steering
+        ? "While Claude works, Enter sends what you type into the running turn; Tab queues it as the next prompt."
+        : "While Claude works, Enter queues what you type as the next prompt.",
+    );
     for (;;) {
-      const next = this.queued.shift();
+      const next = await this.nextQueued();
       if (next !== undefined) {
         await this.runTurn(next);
         continue;
