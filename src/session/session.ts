@@ -477,7 +477,8 @@ export class Session {
   private async endTurn(turn: Turn, result: SDKResultMessage): Promise<void> {
     this.usage.observeResult(result, undefined);
     turn.usage = addTurnUsage(turn.usage, result);
-    if ((await this.plans.continueTurn(turn)) || awaitsSteer(turn, result)) return;
+    const steered = awaitsSteer(turn, result);
+    if ((await this.plans.continueTurn(turn)) || steered) return;
     // Asking Claude Code costs a round trip: before the answer only after a slash command
     // (`/model` must show when its turn ends), after it otherwise (a fallback).
     const command = isSlashCommand(turn.prompt);

@@ -66,17 +66,14 @@ function sendSteer(turn: Turn, query: ClaudeQuery, content: UserContentBlock[]):
 /**
  * Whether `turn` goes on after `result`: a steer sent into it is still unanswered. Not after
  * a cancel or a failed turn (Claude Code may still answer the steer, as a turn of its own),
- * nor when the result names no message (older Claude Code: nothing to wait on).
+ * nor when the result names no message (older Claude Code: nothing to wait on). The steers
+ * it names are answered either way, so a plan handoff resends only the others.
  */
 export function awaitsSteer(turn: Turn, result: SDKResultMessage): boolean {
   const named =
     result.user_message_uuids ?? (result.user_message_uuid ? [result.user_message_uuid] : []);
-  if (named.length === 0 || turn.cancelRequested || result.is_error) {
-    turn.steers.clear();
-    return false;
-  }
   for (const id of named) turn.steers.delete(id);
-  return turn.steers.size > 0;
+  return named.length > 0 && !turn.cancelRequested && !result.is_error && turn.steers.size > 0;
 }
 
 /** The turn goes on in a new process (a resend, a plan handoff): its unanswered steers too. */

@@ -200,6 +200,68 @@ describe("_session/steering with a turn running", () => {
     expect(await next.answer).toMatchObject({ stopReason: "end_turn" });
   });
 
+  it("a process that dies before it said anything gets the prompt and the steer again, and the turn still waits for both", async () => {
+    const { steer, start, query, claude } = await steeringSession();
+    const restarted = claude.nextStart();
+    const { answer } = await start("do the work");
+    await steer(text("also this"));
+    await query.waitForSent(2);
+    query.end();
+    const second = await restarted;
+    const [prompt, steerMessage] = [await second.waitForSent(1), await second.waitForSent(2)];
+    expect(steerMessage.message.content).toEqual(text("also this"));
+    second.emit(answering(prompt));
+    expect(await settled(answer)).toBe(false);
+    second.emit(answering(steerMessage));
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+  });
+
+  it("a steer sent while plan approval is open follows a clear-context handoff into the new conversation, after the plan", async () => {
+    const session = await fakeSession({
+      onPermission: () => ({
+        outcome: { outcome: "selected", optionId: "exit-plan-clear-accept-edits" },
+      }),
+    });
+    const { agent, sessionId, query, claude } = session;
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: "plan" });
+    const answer = agent.request(methods.agent.session.prompt, { sessionId, prompt: text("plan") });
+    const first = await query.waitForSent(1);
+    query.emit(
+      assistant("m1", [
+        { type: "tool_use", id: "x", name: "ExitPlanMode", input: { plan: "1. Do" } },
+      ]),
+    );
+    const steered = await agent.request<SteeringResponse>(STEERING_METHOD, {
+      sessionId,
+      prompt: text("keep it short"),
+    });
+    expect(steered).toEqual({ outcome: "injected" });
+    const next = claude.nextStart();
+    await query.canUseTool("ExitPlanMode", { plan: "1. Do" }, { toolUseID: "x" });
+    query.emit(
+      result({ subtype: "error_during_execution", extra: { user_message_uuids: [first.uuid] } }),
+    );
+    const fresh = await next;
+    const [plan, steerMessage] = [await fresh.waitForSent(1), await fresh.waitForSent(2)];
+    expect(JSON.stringify(plan.message.content)).toContain("1. Do");
+    expect(steerMessage.message.content).toEqual(text("keep it short"));
+    fresh.emit(answering(plan, steerMessage));
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+  });
+
+  it("a turn whose result is an error does not wait for its steer", async () => {
+    const { steer, start, query } = await steeringSession();
+    const { answer, message } = await start("do the work");
+    await steer(text("also this"));
+    await query.waitForSent(2);
+    query.emit(
+      result({ isError: true, text: "API Error", extra: { user_message_uuids: [message.uuid] } }),
+    );
+    await expect(answer).rejects.toMatchObject({
+      message: expect.stringContaining("API Error") as unknown,
+    });
+  });
+
   it("a cancelled turn does not wait for its steer", async () => {
     const { steer, start, query, agent, sessionId } = await steeringSession();
     const { answer } = await start("do the work");
