@@ -20,6 +20,7 @@ export type {
   SDKPartialAssistantMessage,
   SDKResultMessage,
   SDKSystemMessage,
+  SDKToolProgressMessage,
   SDKUserMessage,
   SlashCommand,
 } from "@anthropic-ai/claude-agent-sdk";

@@ -47,6 +47,7 @@ import { awaitsSteer, resendSteers, steer } from "./steering.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
 import { Subagents } from "./subagents.js";
+import { SessionTerminals } from "./terminals.js";
 import { ToolCallTracker } from "./tool-calls.js";
 import type { Turn } from "./turn.js";
 import { TurnQueue, UNFINISHED, userMessage } from "./turn-queue.js";
@@ -100,7 +101,8 @@ export class Session {
   private hasTranscript = false;
   private readonly turns: TurnQueue;
   private closed = false;
-  private readonly tools = new ToolCallTracker();
+  private readonly tools = new ToolCallTracker((call, name) => this.terminals.announce(call, name));
+  private readonly terminals: SessionTerminals;
   private readonly stream: StreamTranslator;
   private readonly canUseTool: CanUseTool;
   private readonly usage = new UsageTracker();
@@ -162,6 +164,7 @@ export class Session {
       elicitationComplete: (id) => this.mcp.elicitationComplete(id),
       send: (update) => this.send(update),
       compacted: (tokens) => this.sendUsage(this.usage.compacted(tokens)),
+      taskEnded: (task) => this.terminals.taskEnded(task),
     });
     this.titles = new TitleWatcher(
       {
@@ -172,7 +175,11 @@ export class Session {
       (title, updatedAt) => options.client.updateSessionInfo({ title, updatedAt }),
     );
     const context = { cwd: options.cwd };
-    this.stream = new StreamTranslator(options.client, this.tools, context);
+    this.terminals = new SessionTerminals(
+      { client: options.client, send: (update) => this.send(update) },
+      options.cwd,
+    );
+    this.stream = new StreamTranslator(options.client, this.tools, context, this.terminals);
     this.watchdog = new Watchdog(
       watchdogBounds(options.env),
       () => this.query,
@@ -390,6 +397,7 @@ export class Session {
     this.titles.stop();
     this.cancel();
     this.closed = true;
+    this.terminals.close();
     this.options.client.close();
     const query = this.query;
     this.query = undefined;
@@ -563,6 +571,7 @@ export class Session {
     if (active) {
       this.query = undefined;
       this.activity.reset();
+      void this.terminals.processEnded();
     }
     query.close();
     // A replaced process ending late says nothing about the live one.

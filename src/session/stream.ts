@@ -3,6 +3,7 @@ import type {
   SDKAssistantMessage,
   SDKMessage,
   SDKPartialAssistantMessage,
+  SDKToolProgressMessage,
   SDKUserMessage,
 } from "../claude/types.js";
 import { log } from "../logger.js";
@@ -17,6 +18,7 @@ import {
   toolCallFromToolUse,
   type ToolUse,
 } from "../tools/tool-call.js";
+import type { SessionTerminals } from "./terminals.js";
 import type { ToolCallTracker } from "./tool-calls.js";
 
 type StreamEvent = SDKPartialAssistantMessage["event"];
@@ -74,6 +76,7 @@ export class StreamTranslator {
     private readonly client: SessionClient,
     private readonly tools: ToolCallTracker,
     private readonly context: ToolContext,
+    private readonly terminals: SessionTerminals,
   ) {}
 
   /** Forgets per-turn bookkeeping once a turn has ended. */
@@ -91,9 +94,10 @@ export class StreamTranslator {
         return this.handleAssistant(message);
       case "user":
         return this.handleUser(message);
+      case "tool_progress":
+        return this.progress(message);
       case "result":
       case "system":
-      case "tool_progress":
       case "auth_status":
       case "tool_use_summary":
       case "rate_limit_event":
@@ -238,6 +242,7 @@ export class StreamTranslator {
       const structured = call.completeSilently ? undefined : message.tool_use_result;
       const update = toolResultUpdate(call, result, structured);
       call.status = update.status;
+      if (await this.terminals.result(call, result, structured, update)) continue;
       await client.updateToolCall({ ...update, _meta: claudeCodeMeta(call) });
     }
   }
@@ -307,6 +312,29 @@ export class StreamTranslator {
     }
     this.tools.upsert(toolUse.id, toolUse.name, toolUse.input, toolUse.parentToolUseId);
     const { status: _status, ...full } = toolCallFromToolUse(toolUse, this.context);
-    await this.client.forThread(toolUse.parentToolUseId).updateToolCall(full);
+    await this.client
+      .forThread(toolUse.parentToolUseId)
+      .updateToolCall(this.terminals.refine(full, toolUse.name));
+  }
+
+  /**
+   * Claude Code's beat while a tool runs (a long command): the call shows it is running
+   * and for how long, as `_meta.claudeCode.toolResponse.elapsedTimeSeconds`.
+   */
+  private async progress(message: SDKToolProgressMessage): Promise<void> {
+    const call = this.tools.get(message.tool_use_id);
+    if (!call?.announced || (call.status !== "pending" && call.status !== "in_progress")) return;
+    call.status = "in_progress";
+    const meta = claudeCodeMeta(call);
+    await this.client.forThread(call.parentToolUseId).updateToolCall({
+      toolCallId: call.id,
+      status: "in_progress",
+      _meta: {
+        claudeCode: {
+          ...meta.claudeCode,
+          toolResponse: { elapsedTimeSeconds: message.elapsed_time_seconds },
+        },
+      },
+    });
   }
 }

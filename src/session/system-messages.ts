@@ -4,6 +4,7 @@ import { CompactionWatcher } from "./compaction.js";
 import type { SessionConfiguration } from "./configuration.js";
 import type { SystemMessage } from "./consumer.js";
 import { noticeOf } from "./notices.js";
+import type { TaskEnd } from "./terminals.js";
 
 export interface SystemMessageHost {
   readonly client: SessionClient;
@@ -18,6 +19,8 @@ export interface SystemMessageHost {
   send(update: () => Promise<void>): Promise<void>;
   /** A compaction left the conversation `tokens` long. */
   compacted(tokens: number): Promise<void>;
+  /** A background task (a command's, a subagent's) ended. */
+  taskEnded(task: TaskEnd): Promise<void>;
 }
 
 /** Claude Code's system messages, between turns as within them, as session updates. */
@@ -48,6 +51,9 @@ export class SystemMessages {
           const mode = message.permissionMode;
           await this.host.send(() => this.host.configuration().modeChanged(mode));
         }
+        return;
+      case "task_notification":
+        await this.host.send(() => this.host.taskEnded(message));
         return;
       case "commands_changed":
         await this.host.send(() =>

@@ -22,6 +22,11 @@ export interface TrackedToolCall {
 export class ToolCallTracker {
   private readonly calls = new Map<string, TrackedToolCall>();
 
+  constructor(
+    /** How this client is first shown a tool call (a command as a terminal). */
+    private readonly present: (toolCall: ToolCall, toolName: string) => ToolCall = (t) => t,
+  ) {}
+
   get(id: string): TrackedToolCall | undefined {
     return this.calls.get(id);
   }
@@ -55,7 +60,7 @@ export class ToolCallTracker {
     send: (toolCall: ToolCall) => Promise<void>,
   ): Promise<void> {
     if (call.announced) return call.announced;
-    const announced = send(build()).catch((error: unknown) => {
+    const announced = send(this.present(build(), call.name)).catch((error: unknown) => {
       if (call.announced === announced) call.announced = undefined;
       throw error;
     });

@@ -1,0 +1,220 @@
+import type { ToolCall, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { SessionClient } from "../acp/session-client.js";
+import { log } from "../logger.js";
+import {
+  backgroundCommand,
+  backgroundExit,
+  commandResult,
+  runsInTerminal,
+  terminalContent,
+  terminalExitMeta,
+  terminalOutputMeta,
+  terminalResultUpdate,
+  terminalOutputKey,
+  terminalToolCall,
+  type TerminalExit,
+  type TerminalOutputKey,
+} from "../tools/terminal.js";
+import { claudeCodeMeta } from "../tools/tool-call.js";
+import type { ToolResultBlock } from "../tools/types.js";
+import { OutputTail } from "./output-tail.js";
+import type { TrackedToolCall } from "./tool-calls.js";
+
+/** How often a background command's output file is read for new output. */
+export const OUTPUT_POLL_MS = 250;
+/** Ends of tasks not (yet) followed that are remembered, in case their result comes late. */
+const REMEMBERED_ENDS = 100;
+
+export interface TerminalsHost {
+  readonly client: SessionClient;
+  /** Sends an update; a client that went away is logged, not fatal. */
+  send(update: () => Promise<void>): Promise<void>;
+}
+
+/** Claude Code's report that a task (a background command) ended. */
+export interface TaskEnd {
+  task_id: string;
+  status: "completed" | "failed" | "stopped";
+  summary: string;
+}
+
+/** A background command whose output file is read as it grows. */
+interface Follower {
+  call: TrackedToolCall;
+  tail: OutputTail;
+  timer: NodeJS.Timeout | undefined;
+  /** Reads and sends run one after another. */
+  chain: Promise<void>;
+  ended: boolean;
+}
+
+/**
+ * The session's commands shown as terminals (`_meta.terminal_output` clients): the tool
+ * call opens a terminal, the result fills and ends it, and a command that goes on in the
+ * background keeps it open, its output file streamed as it grows, until its task ends.
+ * With no output key (the client did not declare the signal) it changes nothing.
+ */
+export class SessionTerminals {
+  private readonly followers = new Map<string, Follower>();
+  /** Tasks that ended before their command's result came. */
+  private readonly endedEarly = new Map<string, TerminalExit>();
+  /** Where the client reads output; undefined: it did not ask for terminals. */
+  private readonly key: TerminalOutputKey | undefined;
+
+  constructor(
+    private readonly host: TerminalsHost,
+    private readonly cwd: string,
+    private readonly pollMs = OUTPUT_POLL_MS,
+  ) {
+    this.key = terminalOutputKey(host.client.capabilities._meta);
+  }
+
+  private shows(toolName: string): boolean {
+    return this.key !== undefined && runsInTerminal(toolName);
+  }
+
+  /** A new tool call as the client first sees it: a command opens a terminal. */
+  announce(toolCall: ToolCall, toolName: string): ToolCall {
+    return this.shows(toolName) ? terminalToolCall(toolCall, this.cwd) : toolCall;
+  }
+
+  /** A refinement keeps the terminal as the command's content. */
+  refine<T extends ToolCallUpdate>(update: T, toolName: string): T {
+    return this.shows(toolName)
+      ? { ...update, content: terminalContent(update.toolCallId) }
+      : update;
+  }
+
+  /**
+   * Sends a command's result as terminal output and exit; false when the call is not shown
+   * as a terminal (the caller sends `update` as it is). A command that went on in the
+   * background completes its tool call but keeps its terminal open.
+   */
+  async result(
+    call: TrackedToolCall,
+    block: ToolResultBlock,
+    structured: unknown,
+    update: ToolCallUpdate & { status: ToolCallStatus },
+  ): Promise<boolean> {
+    if (!this.key || !runsInTerminal(call.name)) return false;
+    const background = block.is_error ? undefined : backgroundCommand(block, structured);
+    const meta = claudeCodeMeta(call);
+    if (background) {
+      await this.clientOf(call).updateToolCall(terminalResultUpdate(update, meta, undefined));
+      this.follow(call, background.taskId, background.outputFile);
+      return true;
+    }
+    const { output, exit } = commandResult(block, structured);
+    const client = this.clientOf(call);
+    if (output) await client.updateToolCall(this.outputUpdate(call, this.key, output));
+    await client.updateToolCall(terminalResultUpdate(update, meta, exit));
+    return true;
+  }
+
+  /** A background task ended: its last output, then its exit. */
+  async taskEnded(task: TaskEnd): Promise<void> {
+    const exit = backgroundExit(task.status, task.summary);
+    const follower = this.followers.get(task.task_id);
+    if (!follower) {
+      this.endedEarly.set(task.task_id, exit);
+      const oldest = this.endedEarly.keys().next().value;
+      if (this.endedEarly.size > REMEMBERED_ENDS && oldest !== undefined) {
+        this.endedEarly.delete(oldest);
+      }
+      return;
+    }
+    await this.end(task.task_id, follower, exit);
+  }
+
+  /** The Claude process ended: its background commands ended with it, how is unknown. */
+  async processEnded(): Promise<void> {
+    const unknown = { exitCode: null, signal: null };
+    await Promise.all(
+      [...this.followers].map(([taskId, follower]) => this.end(taskId, follower, unknown)),
+    );
+  }
+
+  /** The session closed: nothing more is read or sent. */
+  close(): void {
+    for (const follower of this.followers.values()) {
+      follower.ended = true;
+      clearTimeout(follower.timer);
+    }
+    this.followers.clear();
+  }
+
+  private follow(call: TrackedToolCall, taskId: string, outputFile: string): void {
+    const follower: Follower = {
+      call,
+      tail: new OutputTail(outputFile),
+      timer: undefined,
+      chain: Promise.resolve(),
+      ended: false,
+    };
+    this.followers.set(taskId, follower);
+    const exit = this.endedEarly.get(taskId);
+    this.endedEarly.delete(taskId);
+    if (exit) {
+      void this.end(taskId, follower, exit);
+      return;
+    }
+    const tick = () => {
+      follower.chain = follower.chain.then(async () => {
+        if (follower.ended) return;
+        await this.sendOutput(follower, false);
+        if (!follower.ended) follower.timer = setTimeout(tick, this.pollMs).unref();
+      });
+    };
+    tick();
+  }
+
+  private async end(taskId: string, follower: Follower, exit: TerminalExit): Promise<void> {
+    if (follower.ended) return;
+    follower.ended = true;
+    clearTimeout(follower.timer);
+    this.followers.delete(taskId);
+    const done = follower.chain.then(async () => {
+      await this.sendOutput(follower, true);
+      const { call } = follower;
+      await this.host.send(() =>
+        this.clientOf(call).updateToolCall({
+          toolCallId: call.id,
+          _meta: { ...claudeCodeMeta(call), ...terminalExitMeta(call.id, exit) },
+        }),
+      );
+    });
+    follower.chain = done;
+    await done;
+  }
+
+  private async sendOutput(follower: Follower, final: boolean): Promise<void> {
+    let data: string;
+    try {
+      data = await follower.tail.read(final);
+    } catch (error) {
+      log.debug(`could not read the output of ${follower.call.id}`, error);
+      return;
+    }
+    const { key } = this;
+    if (!data || !key) return;
+    await this.host.send(() =>
+      this.clientOf(follower.call).updateToolCall(this.outputUpdate(follower.call, key, data)),
+    );
+  }
+
+  /** A subagent's command lives in its child session, when the client shows those. */
+  private clientOf(call: TrackedToolCall): SessionClient {
+    return this.host.client.forThread(call.parentToolUseId);
+  }
+
+  private outputUpdate(
+    call: TrackedToolCall,
+    key: TerminalOutputKey,
+    data: string,
+  ): ToolCallUpdate {
+    return {
+      toolCallId: call.id,
+      _meta: { ...claudeCodeMeta(call), ...terminalOutputMeta(call.id, key, data) },
+    };
+  }
+}
