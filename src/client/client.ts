@@ -146,7 +146,8 @@ export class TerminalClient {
       agent.request(methods.agent.initialize, {
         protocolVersion: PROTOCOL_VERSION,
         // Form elicitation: the agent may ask questions (AskUserQuestion) as forms.
-        clientCapabilities: { elicitation: { form: {} } },
+        // terminal_output: a command's output arrives as it runs (shown live, see SessionView).
+        clientCapabilities: { elicitation: { form: {} }, _meta: { terminal_output: true } },
         clientInfo: { name: CLIENT_NAME, version: PACKAGE_VERSION },
       }),
       timeout,

@@ -13,7 +13,7 @@ import type {
 import { diffLines, hunks, numberLines } from "./diff.js";
 import { oneLine, sanitize, type Style } from "./style.js";
 import { wrapText } from "./wrap.js";
-import type { ToolCallState } from "./tool-calls.js";
+import type { TerminalExit, TerminalState, ToolCallState } from "./tool-calls.js";
 
 export interface RenderContext {
   style: Style;
@@ -90,9 +90,51 @@ export function toolStatusLine(
   const word = interrupted ? "interrupted" : (STATUS_WORDS[call.status] ?? String(call.status));
   const icon = interrupted ? ctx.style.yellow("⊘") : statusIcon(call.status, ctx.style);
   const { dim } = ctx.style;
-  if (renamed) return `  ${dim("└")} ${icon} ${dim(`${word}:`)} ${title}`;
-  if (withTitle) return `  ${dim("└")} ${icon} ${title}${dim(`: ${word}`)}`;
-  return `  ${dim("└")} ${icon} ${dim(word)}`;
+  const exit = call.terminal?.exit ? ` ${dim("·")} ${exitText(call.terminal.exit, ctx)}` : "";
+  if (renamed) return `  ${dim("└")} ${icon} ${dim(`${word}:`)} ${title}${exit}`;
+  if (withTitle) return `  ${dim("└")} ${icon} ${title}${dim(`: ${word}`)}${exit}`;
+  return `  ${dim("└")} ${icon} ${dim(word)}${exit}`;
+}
+
+/** `exit code 3` (red unless 0), `signal SIGKILL`, or `exited` when the agent does not know. */
+export function exitText(exit: TerminalExit, ctx: RenderContext): string {
+  const { dim, red } = ctx.style;
+  if (exit.signal) return red(`signal ${oneLine(exit.signal)}`);
+  if (exit.exitCode === null) return dim("exited");
+  const text = `exit code ${exit.exitCode}`;
+  return exit.exitCode === 0 ? dim(text) : red(text);
+}
+
+/** The end of a terminal that outlived its tool call (a background command). */
+export function terminalEndLine(exit: TerminalExit, ctx: RenderContext): string {
+  const ok = exit.exitCode === 0 && !exit.signal;
+  const icon = ok ? ctx.style.green("✓") : ctx.style.red("✗");
+  return `  ${ctx.style.dim("└")} ${icon} ${exitText(exit, ctx)}`;
+}
+
+/** The lines of a terminal's output: the last line only once it is complete, unless `all`. */
+export function outputLines(terminal: TerminalState, all: boolean): string[] {
+  const lines = sanitize(terminal.output).split("\n");
+  const last = lines.pop() ?? "";
+  if (all && last !== "") lines.push(last);
+  return lines;
+}
+
+/**
+ * A terminal's output under its call: `lines` (or their last `max`, after a line saying how
+ * many came earlier), dim, behind a gutter.
+ */
+export function terminalLines(
+  lines: readonly string[],
+  earlier: number,
+  ctx: RenderContext,
+  max: number,
+): string[] {
+  const { dim } = ctx.style;
+  const cut = Math.max(0, lines.length - max);
+  const shown = lines.slice(cut).map((line) => `    ${dim("│")} ${dim(line)}`);
+  const before = earlier + cut;
+  return before > 0 ? [`    ${dim("│")} ${dim(`… ${before} earlier lines`)}`, ...shown] : shown;
 }
 
 export function locationLines(
@@ -173,7 +215,7 @@ export function diffBlockLines(
   return [header, ...shown];
 }
 
-/** Tool-call content: text blocks, diffs, terminals (which we never asked for). */
+/** Tool-call content: text blocks and diffs (a terminal's output is shown by the session view). */
 export function contentLines(
   items: readonly ToolCallContent[],
   ctx: RenderContext,
@@ -208,8 +250,7 @@ export function contentLines(
         }
         break;
       case "terminal":
-        out.push(ctx.style.dim(`[terminal ${oneLine(item.terminalId)}]`));
-        break;
+        break; // its output comes in `_meta.terminal_output`, shown by the session view
       default:
         break; // a future content type: nothing we can show
     }

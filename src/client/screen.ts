@@ -60,6 +60,11 @@ export class Screen {
     return this.out.columns();
   }
 
+  /** A terminal, where lines can be redrawn in place (not a pipe). */
+  get live(): boolean {
+    return this.spinner;
+  }
+
   get height(): number {
     return this.out.rows?.() ?? 40;
   }

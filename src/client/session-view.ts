@@ -11,7 +11,10 @@ import type {
 import {
   contentLines,
   modeLine,
+  outputLines,
   planLines,
+  terminalEndLine,
+  terminalLines,
   toolHeaderLines,
   toolStatusLine,
   type RenderContext,
@@ -28,6 +31,11 @@ import {
 } from "./tool-calls.js";
 
 type Stream = "agent" | "thought" | "user";
+
+/** A running command's last lines, redrawn in place as its output grows. */
+const LIVE_TERMINAL_LINES = 5;
+/** A finished command's last lines (in a pipe: its first ones, printed as they came). */
+const FINAL_TERMINAL_LINES = 12;
 
 export class SessionView {
   readonly calls = new ToolCallStore();
@@ -269,9 +277,17 @@ export class SessionView {
   }
 
   private toolCall(update: ToolCall | ToolCallUpdate): void {
+    const endedBefore = this.calls.get(update.toolCallId)?.terminal?.exit !== undefined;
     const call = this.calls.merge(update);
     if (!call.printed) {
       if (isDescribed(call)) this.printHeader(call, true);
+      return;
+    }
+    if (call.terminal) this.terminalOutput(call);
+    const exit = call.terminal?.exit;
+    if (exit && !endedBefore && call.status === call.printedStatus && !isActive(call)) {
+      // A background command ended after its tool call: its terminal's end on its own line.
+      this.callLines(call, [terminalEndLine(exit, this.ctx)]);
       return;
     }
     if (call.status !== call.printedStatus) {
@@ -285,6 +301,40 @@ export class SessionView {
         this.callLines(call, [toolStatusLine(call, this.ctx, this.lastCall !== call.id), ...fresh]);
       }
     }
+  }
+
+  /**
+   * A command's output under its call. On a terminal: the last few lines while it runs,
+   * redrawn in place, then its last lines once it ended. In a pipe, where nothing is
+   * redrawn: complete lines as they come, the first few only.
+   */
+  private terminalOutput(call: ToolCallState): void {
+    const terminal = call.terminal;
+    if (!terminal) return;
+    const ended = terminal.exit !== undefined;
+    const tag = `terminal:${call.id}`;
+    if (this.screen.live) {
+      const lines = outputLines(terminal, true);
+      if (!lines.length) return;
+      this.flush();
+      const max = ended ? FINAL_TERMINAL_LINES : LIVE_TERMINAL_LINES;
+      const shown = terminalLines(lines, terminal.dropped, this.ctx, max);
+      this.screen.replace(tag, ended ? shown : []);
+      if (!ended) this.screen.tagged(tag, shown);
+      this.lastCall = call.id;
+      return;
+    }
+    const lines = outputLines(terminal, ended);
+    const from = terminal.printed;
+    if (lines.length <= from) return;
+    terminal.printed = lines.length;
+    const fresh = lines.slice(from, Math.max(from, FINAL_TERMINAL_LINES));
+    const more = from <= FINAL_TERMINAL_LINES && lines.length > FINAL_TERMINAL_LINES;
+    const shown = terminalLines(fresh, 0, this.ctx, Infinity);
+    if (more) shown.push(...terminalLines(["… more output not shown"], 0, this.ctx, 1));
+    if (!shown.length) return;
+    this.flush();
+    this.callLines(call, shown);
   }
 
   /** Lines under a call's header. */

@@ -7,6 +7,26 @@ import type {
   ToolKind,
 } from "@agentclientprotocol/sdk";
 
+/** Output kept of one terminal: its end, whole lines before it are counted, not kept. */
+const TERMINAL_KEEP_CHARS = 64 * 1024;
+
+/** How a command shown as a terminal ended (`_meta.terminal_exit`). */
+export interface TerminalExit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** A command's terminal (`_meta.terminal_output` / `terminal_output_delta`, `terminal_exit`). */
+export interface TerminalState {
+  /** The output kept (its last part). */
+  output: string;
+  /** Lines dropped from the front of `output` to bound it. */
+  dropped: number;
+  exit: TerminalExit | undefined;
+  /** Complete lines already printed for good (in a pipe, where nothing is redrawn). */
+  printed: number;
+}
+
 /** What the client knows of one tool call: every field the agent sent so far, merged. */
 export interface ToolCallState {
   id: string;
@@ -28,6 +48,8 @@ export interface ToolCallState {
   asking: boolean;
   /** Its turn ended while it was still pending or running: no longer shown as active. */
   abandoned: boolean;
+  /** Set when the agent shows the call as a terminal. */
+  terminal: TerminalState | undefined;
 }
 
 /**
@@ -63,6 +85,7 @@ export class ToolCallStore {
         shown: new Set(),
         asking: false,
         abandoned: false,
+        terminal: undefined,
       };
       this.calls.set(update.toolCallId, state);
     }
@@ -72,7 +95,39 @@ export class ToolCallStore {
     if (Array.isArray(update.content)) state.content = update.content;
     if (Array.isArray(update.locations)) state.locations = update.locations;
     if (update.rawInput !== undefined && update.rawInput !== null) state.rawInput = update.rawInput;
+    mergeTerminal(state, update._meta);
     return state;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Output is appended (each update carries what is new), then bounded. */
+function mergeTerminal(state: ToolCallState, meta: unknown): void {
+  if (!isRecord(meta)) return;
+  const output = [meta.terminal_output, meta.terminal_output_delta].find(isRecord);
+  const exit = meta.terminal_exit;
+  if (!isRecord(meta.terminal_info) && !output && !isRecord(exit)) return;
+  const terminal = (state.terminal ??= { output: "", dropped: 0, exit: undefined, printed: 0 });
+  if (output && typeof output.data === "string") {
+    terminal.output += output.data;
+    if (terminal.output.length > TERMINAL_KEEP_CHARS) {
+      const cut = terminal.output.indexOf("\n", terminal.output.length - TERMINAL_KEEP_CHARS);
+      if (cut >= 0) {
+        const gone = terminal.output.slice(0, cut + 1).split("\n").length - 1;
+        terminal.output = terminal.output.slice(cut + 1);
+        terminal.dropped += gone;
+        terminal.printed = Math.max(0, terminal.printed - gone);
+      }
+    }
+  }
+  if (isRecord(exit)) {
+    terminal.exit = {
+      exitCode: typeof exit.exit_code === "number" ? exit.exit_code : null,
+      signal: typeof exit.signal === "string" ? exit.signal : null,
+    };
   }
 }
 
