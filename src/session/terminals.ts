@@ -14,6 +14,7 @@ import {
   terminalToolCall,
   type TerminalExit,
   type TerminalOutputKey,
+  withoutExitNote,
 } from "../tools/terminal.js";
 import { claudeCodeMeta } from "../tools/tool-call.js";
 import type { ToolResultBlock } from "../tools/types.js";
@@ -190,7 +191,7 @@ export class SessionTerminals {
   private async sendOutput(follower: Follower, final: boolean): Promise<void> {
     let data: string;
     try {
-      data = await follower.tail.read(final);
+      data = withoutExitNote(await follower.tail.read(final));
     } catch (error) {
       log.debug(`could not read the output of ${follower.call.id}`, error);
       return;

@@ -15,6 +15,7 @@ import {
   terminalOutputMeta,
   terminalResultUpdate,
   terminalToolCall,
+  withoutExitNote,
 } from "../tools/terminal.js";
 
 describe("which clients get terminals", () => {
@@ -161,6 +162,14 @@ describe("a command in the background", () => {
         { stdout: "", backgroundTaskId: "b1x" },
       ),
     ).toEqual({ taskId: "b1x", outputFile: "/tmp/my dir/tasks/b1x.output" });
+  });
+
+  it("its output file's closing note is not output (the exit is sent apart)", () => {
+    expect(withoutExitNote("second\n\n[exited with code 0]\n")).toBe("second\n");
+    expect(withoutExitNote("[exited with code 2]\n")).toBe("");
+    expect(withoutExitNote("said [exited with code 1] mid-line\n")).toBe(
+      "said [exited with code 1] mid-line\n",
+    );
   });
 
   it("is not one without a background task id or a named file", () => {

@@ -132,6 +132,14 @@ export function backgroundCommand(
   return { taskId, outputFile: text.slice(start + marker.length, end + name.length) };
 }
 
+// Claude Code ends a background command's output file with this line; the exit is sent apart.
+const EXIT_NOTE = /\n?\[exited with code -?\d+\]\n?$/;
+
+/** A piece of a background command's output file without Claude Code's closing note. */
+export function withoutExitNote(data: string): string {
+  return data.replace(EXIT_NOTE, "");
+}
+
 /**
  * How a background command ended, from its task notification: the exit code its summary
  * names ("… completed (exit code 0)"), else 0 for a completion and unknown otherwise.
