@@ -191,6 +191,7 @@ export class Session {
       client: options.client,
       tools: this.tools,
       stream: this.stream,
+      terminals: this.terminals,
       activity: this.activity,
       watchdog: this.watchdog,
       query: () => this.query,

@@ -112,6 +112,25 @@ export class SessionTerminals {
     return true;
   }
 
+  /**
+   * A command the turn closed without a result: the terminal stays its content, says why
+   * as its last output, and ends with an unknown exit, so the client's terminal closes.
+   * False when the call is not shown as a terminal.
+   */
+  async unfinished(
+    call: TrackedToolCall,
+    update: ToolCallUpdate,
+    reason: string,
+  ): Promise<boolean> {
+    if (!this.key || !runsInTerminal(call.name)) return false;
+    const client = this.clientOf(call);
+    await client.updateToolCall(this.outputUpdate(call, this.key, `${reason}\n`));
+    await client.updateToolCall(
+      terminalResultUpdate(update, claudeCodeMeta(call), { exitCode: null, signal: null }),
+    );
+    return true;
+  }
+
   /** A background task ended: its last output, then its exit. */
   async taskEnded(task: TaskEnd): Promise<void> {
     const exit = backgroundExit(task.status, task.summary);

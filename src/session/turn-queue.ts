@@ -10,6 +10,7 @@ import { TimeoutError, withTimeout } from "../util/timeout.js";
 import type { ClaudeActivity } from "./claude-activity.js";
 import type { TurnOutcome } from "./outcome.js";
 import type { StreamTranslator } from "./stream.js";
+import type { SessionTerminals } from "./terminals.js";
 import type { ToolCallTracker, TrackedToolCall } from "./tool-calls.js";
 import { toPromptResponse, Turn } from "./turn.js";
 import type { Watchdog } from "./watchdog.js";
@@ -33,6 +34,7 @@ export interface TurnQueueHost {
   readonly client: SessionClient;
   readonly tools: ToolCallTracker;
   readonly stream: StreamTranslator;
+  readonly terminals: SessionTerminals;
   readonly activity: ClaudeActivity;
   readonly watchdog: Watchdog;
   /** The live Claude process, if any. */
@@ -174,14 +176,15 @@ export class TurnQueue {
     for (const call of this.host.tools.open()) {
       const text = reason(call);
       call.status = "failed";
-      await this.host.send(() =>
-        this.host.client.forThread(call.parentToolUseId).updateToolCall({
-          toolCallId: call.id,
-          status: "failed",
+      const update = { toolCallId: call.id, status: "failed" as const };
+      await this.host.send(async () => {
+        if (await this.host.terminals.unfinished(call, update, text)) return;
+        await this.host.client.forThread(call.parentToolUseId).updateToolCall({
+          ...update,
           _meta: claudeCodeMeta(call),
           content: [{ type: "content", content: { type: "text", text } }],
-        }),
-      );
+        });
+      });
     }
   }
 }
