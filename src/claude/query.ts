@@ -45,6 +45,12 @@ export interface ClaudeQuery {
   reconnectMcpServer(name: string): Promise<void>;
   /** Enables or disables one MCP server for this process. */
   toggleMcpServer(name: string, enabled: boolean): Promise<void>;
+  /**
+   * Starts signing in to an MCP server that needs OAuth; rejects with Claude Code's reason
+   * when it cannot (unknown server, a transport without OAuth). Claude Code receives the
+   * authorization's redirect itself and reconnects the server once it holds a token.
+   */
+  authenticateMcpServer(name: string): Promise<McpSignIn>;
   /** The model Claude Code runs now (a `/model` in the chat changes it). */
   currentModel(): Promise<string>;
   /**
@@ -65,6 +71,12 @@ export interface ClaudeQuery {
 export interface ClaudeInitialization {
   commands: SlashCommand[];
   models: ModelInfo[];
+}
+
+/** A sign-in to an MCP server under way. */
+export interface McpSignIn {
+  /** The page the user must visit to authorize; absent when Claude Code needs no one. */
+  authorizationUrl?: string;
 }
 
 export interface ClaudeQueryOptions {

@@ -3,6 +3,7 @@ import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
 import { ClaudeProcess } from "./child-process.js";
+import { authenticateMcpServer } from "./mcp-auth.js";
 import type { ClaudeQuery, ClaudeQueryOptions } from "./query.js";
 import type { SDKUserMessage } from "./types.js";
 
@@ -93,6 +94,7 @@ export function wrapQuery(
     mcpServerStatus: () => q.mcpServerStatus(),
     reconnectMcpServer: (name) => q.reconnectMcpServer(name),
     toggleMcpServer: (name, enabled) => q.toggleMcpServer(name, enabled),
+    authenticateMcpServer: (name) => authenticateMcpServer(q, name),
     currentModel: async () => (await q.getContextUsage({ detail: "summary" })).model,
     generateTitle: (description) => generateSessionTitle(q, description),
     terminate: () => claudeProcess.terminate(),

@@ -280,6 +280,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     mcpServerStatus: async () => (await decided).mcpServerStatus(),
     reconnectMcpServer: async (name) => (await decided).reconnectMcpServer(name),
     toggleMcpServer: async (name, enabled) => (await decided).toggleMcpServer(name, enabled),
+    authenticateMcpServer: async (name) => (await decided).authenticateMcpServer(name),
     currentModel: async () => (await decided).currentModel(),
     generateTitle: async (description) => (await decided).generateTitle(description),
     terminate: () => active.terminate(),

@@ -9,14 +9,18 @@ import { cleanSingleLine } from "../util/text.js";
  */
 export const MCP_COMMAND: AvailableCommand = {
   name: "mcp",
-  description: "MCP servers: their status, or reconnect, enable or disable one",
-  input: { hint: "[reconnect|enable|disable <server>]" },
+  description: "MCP servers: their status, or reconnect, enable, disable or sign in to one",
+  input: { hint: "[reconnect|enable|disable|auth <server>]" },
 };
 
+const SERVER_ACTIONS = ["reconnect", "enable", "disable", "auth"] as const;
+type ServerAction = (typeof SERVER_ACTIONS)[number];
+
+/** Claude Code's own `/mcp` menu says "Authenticate": the long word works too. */
+const ALIASES: Record<string, ServerAction> = { authenticate: "auth" };
+
 export type McpCommand =
-  | { action: "status" }
-  | { action: "reconnect" | "enable" | "disable"; server: string }
-  | { action: "usage" };
+  { action: "status" } | { action: ServerAction; server: string } | { action: "usage" };
 
 /** The prompt as an `/mcp` command, or undefined when it is anything else. */
 export function parseMcpCommand(blocks: readonly ContentBlock[]): McpCommand | undefined {
@@ -26,14 +30,17 @@ export function parseMcpCommand(blocks: readonly ContentBlock[]): McpCommand | u
   const [action, ...rest] = (match[1] ?? "").trim().split(/\s+/).filter(Boolean);
   if (!action) return { action: "status" };
   const server = rest.join(" ");
-  if ((action === "reconnect" || action === "enable" || action === "disable") && server) {
-    return { action, server };
-  }
-  return { action: "usage" };
+  const known = ALIASES[action] ?? SERVER_ACTIONS.find((a) => a === action);
+  return known && server ? { action: known, server } : { action: "usage" };
 }
 
 export const MCP_USAGE =
-  "Usage: `/mcp` lists the MCP servers; `/mcp reconnect <server>`, `/mcp enable <server>` and `/mcp disable <server>` act on one.";
+  "Usage: `/mcp` lists the MCP servers; `/mcp reconnect <server>`, `/mcp enable <server>` and `/mcp disable <server>` act on one; `/mcp auth <server>` signs in to one that needs authentication.";
+
+/** How the user signs in to a server that needs authentication. */
+export function signInHint(server: string): string {
+  return `\`/mcp auth ${cleanSingleLine(server)}\` signs in to it.`;
+}
 
 /** One server's state in words: what the user needs to act on it. */
 export function describeServer(server: McpServerStatus): string {
@@ -46,7 +53,7 @@ export function describeServer(server: McpServerStatus): string {
     case "failed":
       return `${name}: failed${server.error ? `: ${cleanSingleLine(server.error)}` : ""}`;
     case "needs-auth":
-      return `${name}: needs authentication`;
+      return `${name}: needs authentication (\`/mcp auth ${cleanSingleLine(server.name)}\`)`;
     case "pending":
       return `${name}: connecting`;
     case "disabled":

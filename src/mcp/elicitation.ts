@@ -28,7 +28,7 @@ const EMPTY_FORM = { type: "object", properties: {} };
 
 const answer = z.looseObject({ action: z.string(), content: z.unknown().optional() });
 /** Only web pages are opened for a server: no file:, javascript: or custom schemes. */
-const webUrl = z.url({ protocol: /^https?$/ });
+export const webUrl = z.url({ protocol: /^https?$/ });
 
 /** The user sees which server is asking: a server's words alone could pass for anyone's. */
 function attributed(request: McpElicitationRequest): string {

@@ -6,6 +6,7 @@ import { log } from "../logger.js";
 import { describeServer, describeServers, MCP_USAGE, type McpCommand } from "./command.js";
 import { mcpServerNotice } from "../session/notices.js";
 import { answerElicitation } from "./elicitation.js";
+import { signIn, type SignInOutcome } from "./sign-in.js";
 
 /** How long after start servers may still be connecting before failures are reported. */
 const START_SETTLE_MS = 30_000;
@@ -122,25 +123,42 @@ export class SessionMcp {
     }
   }
 
-  /** Runs `/mcp`: the answer is the agent's message, the turn ends at once. */
-  async run(command: McpCommand, query: ClaudeQuery): Promise<PromptResponse> {
-    await this.answer(await this.outcome(command, query));
-    return { stopReason: "end_turn" };
+  /**
+   * Runs `/mcp`: the answer is the agent's message. The turn ends at once, except a sign-in,
+   * which waits for the user (the signal, the turn's cancellation, ends that wait).
+   */
+  async run(command: McpCommand, query: ClaudeQuery, signal: AbortSignal): Promise<PromptResponse> {
+    const { text, cancelled } = await this.outcome(command, query, signal);
+    await this.answer(text);
+    return { stopReason: cancelled ? "cancelled" : "end_turn" };
   }
 
-  private async outcome(command: McpCommand, query: ClaudeQuery): Promise<string> {
-    if (command.action === "usage") return MCP_USAGE;
+  private async outcome(
+    command: McpCommand,
+    query: ClaudeQuery,
+    signal: AbortSignal,
+  ): Promise<SignInOutcome> {
+    if (command.action === "usage") return { text: MCP_USAGE };
     const servers = await query.mcpServerStatus();
-    if (command.action === "status") return describeServers(servers);
+    if (command.action === "status") return { text: describeServers(servers) };
     const { server: name } = command;
     if (!servers.some((s) => s.name === name)) {
-      return `No MCP server is named "${name}". ${describeServers(servers)}`;
+      return { text: `No MCP server is named "${name}". ${describeServers(servers)}` };
     }
+    if (command.action === "auth") return signIn(this.context.client, query, name, signal);
+    return { text: await this.act(command.action, name, query) };
+  }
+
+  private async act(
+    action: "reconnect" | "enable" | "disable",
+    name: string,
+    query: ClaudeQuery,
+  ): Promise<string> {
     try {
-      if (command.action === "reconnect") await query.reconnectMcpServer(name);
-      else await query.toggleMcpServer(name, command.action === "enable");
+      if (action === "reconnect") await query.reconnectMcpServer(name);
+      else await query.toggleMcpServer(name, action === "enable");
     } catch (error) {
-      return `Could not ${command.action} "${name}": ${error instanceof Error ? error.message : String(error)}`;
+      return `Could not ${action} "${name}": ${error instanceof Error ? error.message : String(error)}`;
     }
     const now = (await query.mcpServerStatus()).find((s) => s.name === name);
     return now ? describeServer(now) : `"${name}" is gone.`;

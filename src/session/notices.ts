@@ -1,3 +1,4 @@
+import { signInHint } from "../mcp/command.js";
 import type { SystemMessage } from "./consumer.js";
 
 /**
@@ -83,7 +84,9 @@ export function mcpServerNotice(server: {
     kind: needsAuth ? "mcp_server_needs_auth" : "mcp_server_failed",
     severity: "warning",
     title: `MCP server ${server.name} ${needsAuth ? "needs authentication" : "failed"}`,
-    description: [server.error, MCP_STATUS_HINT].filter(Boolean).join("\n"),
+    description: [server.error, needsAuth ? signInHint(server.name) : MCP_STATUS_HINT]
+      .filter(Boolean)
+      .join("\n"),
   };
 }
 

@@ -362,7 +362,7 @@ export class Session {
   async prompt(blocks: readonly ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
     const content = promptToClaude(blocks);
     const mcpCommand = parseMcpCommand(blocks);
-    if (mcpCommand) return this.runMcpCommand(mcpCommand);
+    if (mcpCommand) return this.runMcpCommand(mcpCommand, signal);
     return this.turns.prompt(content, signal);
   }
 
@@ -377,8 +377,8 @@ export class Session {
   }
 
   /** `/mcp` waits its turn like any prompt, so its answer never lands inside another turn. */
-  private runMcpCommand(command: McpCommand): Promise<PromptResponse> {
-    return this.turns.exclusive((query) => this.mcp.run(command, query));
+  private runMcpCommand(command: McpCommand, signal?: AbortSignal): Promise<PromptResponse> {
+    return this.turns.exclusive((query, s) => this.mcp.run(command, query, s), signal);
   }
 
   /** `session/cancel` on one of this session's child sessions: that subagent stops. */

@@ -61,6 +61,8 @@ export class TurnQueue {
   /** The prompt Claude Code is answering. */
   current: Turn | undefined;
   private readonly queued = new Set<Turn>();
+  /** The agent's own commands, running or waiting (a sign-in waits for the user). */
+  private readonly commands = new Set<AbortController>();
   private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly host: TurnQueueHost) {}
@@ -87,15 +89,24 @@ export class TurnQueue {
 
   /**
    * Runs `task` on the live process in the prompts' order (after the turns before it), for
-   * what the agent answers itself without a turn of Claude's (`/mcp`).
+   * what the agent answers itself without a turn of Claude's (`/mcp`). The task's signal
+   * ends with `signal` (the request's own cancellation) or session/cancel.
    */
-  exclusive<T>(task: (query: ClaudeQuery) => Promise<T>): Promise<T> {
+  exclusive<T>(
+    task: (query: ClaudeQuery, signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
     this.host.busy();
-    const run = this.chain.then(() => {
-      if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
-      return task(this.host.liveQuery());
-    });
+    const abort = new AbortController();
+    signal?.addEventListener("abort", () => abort.abort(), { once: true });
+    this.commands.add(abort);
+    const run = this.chain
+      .then(() => {
+        if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
+        return task(this.host.liveQuery(), abort.signal);
+      })
+      .finally(() => this.commands.delete(abort));
     this.chain = run.then(
       () => this.host.idle(),
       (error: unknown) => {
@@ -108,6 +119,7 @@ export class TurnQueue {
 
   /** Cancels the running prompt and the ones queued behind it. */
   cancel(): void {
+    for (const command of this.commands) command.abort();
     for (const turn of this.queued) turn.cancel();
     if (this.current) this.cancelTurn(this.current);
   }

@@ -17,11 +17,11 @@ describe("a remote MCP server that requires OAuth", () => {
 
       await e2e.updates.waitFor(sessionId, "agent_message_chunk");
       expect(mcpProblemNotices(e2e, sessionId)).toEqual([
-        "MCP server locked needs authentication\n`/mcp` shows every server.\n",
+        "MCP server locked needs authentication\n`/mcp auth locked` signs in to it.\n",
       ]);
       expect(await e2e.prompt(sessionId, "/mcp")).toMatchObject({ stopReason: "end_turn" });
       expect(mcpNotices(e2e, sessionId).at(-1)).toBe(
-        "MCP servers:\n- **locked**: needs authentication",
+        "MCP servers:\n- **locked**: needs authentication (`/mcp auth locked`)",
       );
       // Claude Code found the authorization server through the server's metadata.
       expect(locked.requests).toContain("GET /.well-known/oauth-authorization-server");

@@ -62,8 +62,8 @@ describe("MCP servers' state", () => {
     expect(commands?.availableCommands.filter((c) => c.name === "mcp")).toEqual([
       {
         name: "mcp",
-        description: "MCP servers: their status, or reconnect, enable or disable one",
-        input: { hint: "[reconnect|enable|disable <server>]" },
+        description: "MCP servers: their status, or reconnect, enable, disable or sign in to one",
+        input: { hint: "[reconnect|enable|disable|auth <server>]" },
       },
     ]);
   });

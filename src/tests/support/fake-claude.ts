@@ -2,6 +2,7 @@ import type {
   ClaudeInitialization,
   ClaudeQuery,
   ClaudeQueryOptions,
+  McpSignIn,
   StartClaudeQuery,
 } from "../../claude/query.js";
 import type {
@@ -136,6 +137,16 @@ export class FakeClaudeQuery implements ClaudeQuery {
   toggleMcpServer(name: string, enabled: boolean): Promise<void> {
     this.mcpControls.push(`${enabled ? "enable" : "disable"} ${name}`);
     return Promise.resolve();
+  }
+
+  /** What authenticateMcpServer() answers (an Error: it rejects with it). */
+  mcpSignIn: McpSignIn | Error = { authorizationUrl: "https://auth.example/authorize?x=1" };
+
+  authenticateMcpServer(name: string): Promise<McpSignIn> {
+    this.mcpControls.push(`auth ${name}`);
+    return this.mcpSignIn instanceof Error
+      ? Promise.reject(this.mcpSignIn)
+      : Promise.resolve(this.mcpSignIn);
   }
 
   /** What currentModel() answers (by default the model the process was started with). */

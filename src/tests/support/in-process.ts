@@ -54,6 +54,8 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
   updates: SessionNotification[];
   permissionRequests: RequestPermissionRequest[];
   elicitations: CreateElicitationRequest[];
+  /** The ids of `elicitation/complete` notifications, in order. */
+  completedElicitations: string[];
   /** Everything the client saw, in order: updates and permission requests. */
   events: Array<
     | { kind: "update"; update: SessionNotification }
@@ -64,6 +66,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
 }> {
   const updates: SessionNotification[] = [];
   const elicitations: CreateElicitationRequest[] = [];
+  const completedElicitations: string[] = [];
   const permissionRequests: RequestPermissionRequest[] = [];
   const events: Array<
     | { kind: "update"; update: SessionNotification }
@@ -87,6 +90,9 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
       events.push({ kind: "permission", request: params });
       return onPermission(params, signal);
     })
+    .onNotification(methods.client.elicitation.complete, ({ params }) => {
+      completedElicitations.push(params.elicitationId);
+    })
     .onRequest(methods.client.elicitation.create, ({ params, signal }) => {
       elicitations.push(params);
       return (options.onElicitation ?? (() => ({ action: "cancel" as const })))(params, signal);
@@ -102,6 +108,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
     updates,
     permissionRequests,
     elicitations,
+    completedElicitations,
     events,
     newSession: async (cwd) =>
       (await agent.request(methods.agent.session.new, { cwd, mcpServers: [] })).sessionId,
