@@ -1,5 +1,6 @@
 import type { ListSessionsResponse, SessionInfo } from "@agentclientprotocol/sdk";
 import type { ClaudeSessionInfo, ClaudeTranscripts } from "../claude/transcripts.js";
+import { z } from "zod";
 import { InvalidParamsError } from "../errors.js";
 import { cleanSingleLine } from "../util/text.js";
 import { continuationId } from "./continuations.js";
@@ -24,28 +25,48 @@ export function sessionInfo(
   };
 }
 
-/** Cursors are opaque to clients: the offset of the next page. */
-export function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ offset }), "utf8").toString("base64url");
+/**
+ * Where the next page starts. Cursors are opaque to clients. The listing is ordered newest
+ * first (by last modification, then id, as Claude Code orders it), and it moves while a client
+ * pages: a conversation written to in between jumps to the front, a deleted one leaves a gap.
+ * So the cursor names the last session shown, and the next page holds only sessions that come
+ * after it; `offset` (the listing position after it) only says where to start reading.
+ */
+export interface ListCursor {
+  offset: number;
+  after?: { lastModified: number; sessionId: string };
 }
 
-export function decodeCursor(cursor: string | null | undefined): number {
-  if (!cursor) return 0;
+/** How far before the cursor's offset the next page starts reading: room for deletions. */
+const CURSOR_SLACK = LIST_PAGE_SIZE;
+
+export function encodeCursor(cursor: ListCursor): string {
+  return Buffer.from(JSON.stringify(cursor), "utf8").toString("base64url");
+}
+
+const cursorSchema = z.object({
+  offset: z.number().int().nonnegative(),
+  after: z.object({ lastModified: z.number(), sessionId: z.string() }).optional(),
+});
+
+export function decodeCursor(cursor: string | null | undefined): ListCursor {
+  if (!cursor) return { offset: 0 };
   try {
-    const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as {
-      offset?: unknown;
-    };
-    if (
-      typeof parsed.offset === "number" &&
-      Number.isInteger(parsed.offset) &&
-      parsed.offset >= 0
-    ) {
-      return parsed.offset;
-    }
+    const parsed = cursorSchema.safeParse(
+      JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")),
+    );
+    if (parsed.success) return parsed.data;
   } catch {
     // reported below
   }
   throw new InvalidParamsError("Invalid cursor.", { cursor });
+}
+
+/** Whether `info` comes after the cursor's session in the newest-first order. */
+function comesAfter(info: ClaudeSessionInfo, after: ListCursor["after"]): boolean {
+  if (!after) return true;
+  if (info.lastModified !== after.lastModified) return info.lastModified < after.lastModified;
+  return info.sessionId < after.sessionId;
 }
 
 /** The title Claude Code gave a conversation (an AI title or a /rename), if any. */
@@ -74,13 +95,13 @@ export async function listPage(
   transcripts: ClaudeTranscripts,
   request: { cwd?: string | null; cursor?: string | null; includeWorktrees: boolean },
 ): Promise<ListSessionsResponse> {
-  const offset = decodeCursor(request.cursor);
+  const cursor = decodeCursor(request.cursor);
   const { cwd, includeWorktrees } = request;
   const belongs = cwd ? await recordedIn(cwd, includeWorktrees) : () => true;
   // Claude's pages hold other directories' sessions too: read on until a page is full.
   const kept: ClaudeSessionInfo[] = [];
-  let at = offset;
-  let next: number | undefined;
+  let at = cursor.after ? Math.max(0, cursor.offset - CURSOR_SLACK) : cursor.offset;
+  let next: ListCursor | undefined;
   read: for (;;) {
     const batch = await transcripts.list({
       ...(cwd ? { dir: cwd, includeWorktrees } : {}),
@@ -88,9 +109,13 @@ export async function listPage(
       offset: at,
     });
     for (const [i, info] of batch.entries()) {
-      if (!belongs(info.cwd)) continue;
+      if (!belongs(info.cwd) || !comesAfter(info, cursor.after)) continue;
       if (kept.length === LIST_PAGE_SIZE) {
-        next = at + i;
+        const last = kept.at(-1)!;
+        next = {
+          offset: at + i,
+          after: { lastModified: last.lastModified, sessionId: last.sessionId },
+        };
         break read;
       }
       kept.push(info);

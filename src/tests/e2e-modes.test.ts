@@ -216,7 +216,7 @@ describe("ExitPlanMode, clearing the context", () => {
     expect(await readFile(join(e2e.cwd, "impl.txt"), "utf8")).toBe("implemented\n");
     expect(e2e.permissions.records).toHaveLength(1);
     const answered = promptAnswers(e2e)[0]!.seq;
-    expect(e2e.transcript.sessionUpdates().filter((n) => n.entry.seq > answered)).toEqual([]);
+    expect(e2e.transcript.updatesAfter(answered)).toEqual([]);
   });
 });
 

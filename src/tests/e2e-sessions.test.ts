@@ -405,6 +405,9 @@ describe("session/list", () => {
     const e2e = await startE2E();
     const { sessionId } = await e2e.newSession();
     await e2e.prompt(sessionId, "The one real conversation.");
+    // The title the agent generates for it is saved in its transcript: wait for it, so the
+    // listing does not move between the two pages (a page after a cursor holds only older ones).
+    await e2e.updates.waitFor(sessionId, "session_info_update", (u) => !!u.title);
     // 54 more saved conversations: copies of the real transcript under new ids.
     const file = await transcriptFile(e2e.configDir, sessionId);
     expect(file).toBeDefined();

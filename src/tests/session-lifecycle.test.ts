@@ -238,6 +238,32 @@ describe("session/list", () => {
     expect(ids.size).toBe(LIST_PAGE_SIZE + 6);
   });
 
+  it("a page after a cursor holds exactly the sessions after the last one shown, though the listing moved in between", async () => {
+    const { agent, transcripts, cwd } = await setup();
+    transcripts.sessions.clear();
+    for (let i = 0; i < LIST_PAGE_SIZE + 10; i++) {
+      transcripts.add({ sessionId: `s-${i}`, cwd, summary: `s${i}`, lastModified: 10_000 + i });
+    }
+    const first = await agent.request(methods.agent.session.list, { cwd });
+    const shown = first.sessions.map((s) => s.sessionId);
+    // Between the pages: the oldest conversation is written to (it jumps to the front), and two
+    // conversations of the first page are deleted (everything after them moves up).
+    transcripts.sessions.get("s-0")!.info.lastModified = 99_999;
+    await transcripts.delete("s-59");
+    await transcripts.delete("s-58");
+    const second = await agent.request(methods.agent.session.list, {
+      cwd,
+      cursor: first.nextCursor!,
+    });
+    // The rest of the first listing, oldest last, each once; the moved one is newer than the
+    // cursor, so the next listing from the top shows it.
+    expect(second.sessions.map((s) => s.sessionId)).toEqual(
+      Array.from({ length: 9 }, (_, i) => `s-${9 - i}`),
+    );
+    expect(shown.filter((id) => second.sessions.some((s) => s.sessionId === id))).toEqual([]);
+    expect(second.nextCursor).toBeUndefined();
+  });
+
   it("a malformed cursor gets invalid params", async () => {
     const { agent, cwd } = await setup();
     const error = await agent

@@ -34,7 +34,12 @@ export class FakeTranscripts implements ClaudeTranscripts {
     const all = [...this.sessions.values()]
       .map((s) => s.info)
       .filter((info) => !dir || info.cwd === dir)
-      .sort((a, b) => b.lastModified - a.lastModified);
+      // Claude Code's order: newest first, then by id, descending.
+      .sort(
+        (a, b) =>
+          b.lastModified - a.lastModified ||
+          (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0),
+      );
     return Promise.resolve(all.slice(offset, offset + limit));
   }
 

@@ -103,6 +103,17 @@ export class Transcript {
     }));
   }
 
+  /**
+   * The `session/update`s sent after wire position `seq`, but for the session's title: the
+   * agent generates and sends it after the first turn, on its own time, so it may follow any
+   * answer.
+   */
+  updatesAfter(seq: number): Array<SessionNotification & { entry: WireEntry }> {
+    return this.sessionUpdates().filter(
+      (n) => n.entry.seq > seq && n.update.sessionUpdate !== "session_info_update",
+    );
+  }
+
   /** The response to the request `request` (it travels the other way, with the same id). */
   responseTo(request: WireEntry): WireEntry | undefined {
     const id = request.message?.id;
