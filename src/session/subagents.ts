@@ -19,8 +19,10 @@ export interface SubagentHost {
 /**
  * Claude Code's subagents (each an `Agent`/`Task` tool use, foreground or background) as
  * the client's child sessions: the thread key of a subagent is the id of the tool use that
- * launched it (its messages' `parent_tool_use_id`). Claude Code's task events say when a
- * subagent starts and how it ends; `session/cancel` on a child stops its task.
+ * launched it (its messages' `parent_tool_use_id`, also when `SendMessage` resumes it).
+ * Claude Code's task events say when a subagent starts and how it ends (a subagent's task
+ * id is its agent id, the same in each of its runs); `session/cancel` on a child stops its
+ * task.
  */
 export class Subagents {
   /** Claude Code's task id of each subagent, by thread. */
@@ -40,9 +42,11 @@ export class Subagents {
     if (!children) return;
     switch (message.subtype) {
       case "task_started": {
-        const thread = message.tool_use_id;
-        if (message.task_type !== SUBAGENT_TASK || !thread) return;
+        if (message.task_type !== SUBAGENT_TASK) return;
+        const thread = this.threadOfRun(message.task_id, message.tool_use_id);
+        if (!thread) return;
         this.tasks.set(thread, message.task_id);
+        this.stopped.delete(thread);
         if (message.is_backgrounded) this.background.add(thread);
         const launch = this.launch(thread);
         await children.started(
@@ -50,6 +54,7 @@ export class Subagents {
           {
             ...launch,
             title: launch?.title ?? message.description,
+            description: launch?.description ?? message.subagent_type,
             ...(message.prompt ? { prompt: message.prompt } : {}),
           },
           true,
@@ -62,7 +67,8 @@ export class Subagents {
         return;
       }
       case "task_notification": {
-        const thread = message.tool_use_id ?? this.threadOfTask(message.task_id);
+        // A resumed run names the SendMessage call, not the thread.
+        const thread = this.threadOfTask(message.task_id) ?? message.tool_use_id;
         if (!thread || !this.tasks.has(thread)) return;
         await children.finished(thread, this.outcome(thread, message.status, message.summary));
         return;
@@ -88,11 +94,13 @@ export class Subagents {
 
   /** `session/cancel` on a child session: its task stops, the parent's turn goes on. */
   stop(childSessionId: string): boolean {
-    const thread = this.host.children?.threadOf(childSessionId);
+    const children = this.host.children;
+    const thread = children?.threadOf(childSessionId);
     if (thread === undefined) return false;
     const task = this.tasks.get(thread);
     const query = this.host.query();
-    if (!task || !query) return true;
+    // An idle child has nothing to stop; its next run must not end as cancelled.
+    if (!task || !query || !children?.working().includes(thread)) return true;
     this.stopped.add(thread);
     query.stopTask(task).catch((error: unknown) => log.warn(`could not stop task ${task}`, error));
     return true;
@@ -103,6 +111,15 @@ export class Subagents {
     if (status === "failed")
       return { stopReason: "error", message: text || "The subagent failed." };
     return { stopReason: "end_turn", ...(text ? { answer: text } : {}) };
+  }
+
+  /**
+   * The thread of a subagent's run: the one its agent already has (`SendMessage` resumes a
+   * subagent with a run of its own, whose task events name the SendMessage call), else the
+   * launching call.
+   */
+  private threadOfRun(taskId: string, toolUseId: string | undefined): string | undefined {
+    return this.threadOfTask(taskId) ?? toolUseId;
   }
 
   private threadOfTask(taskId: string): string | undefined {

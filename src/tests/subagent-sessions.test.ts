@@ -8,25 +8,31 @@ import { subagentClient, type SeenEvent } from "./support/subagent-client.js";
 const AGENT_CALL = "toolu_agent";
 const LAUNCH = { description: "Look around", prompt: "List the files", subagent_type: "Explore" };
 
-function taskStarted(background: boolean) {
+/** A subagent's run starts: its launch, or (`call` a SendMessage) its resumption. */
+function taskStarted(background: boolean, call = AGENT_CALL, prompt = LAUNCH.prompt) {
   return sdkMessage({
     type: "system",
     subtype: "task_started",
     task_id: "task-1",
-    tool_use_id: AGENT_CALL,
+    tool_use_id: call,
     description: LAUNCH.description,
+    subagent_type: LAUNCH.subagent_type,
     task_type: "local_agent",
-    prompt: LAUNCH.prompt,
+    prompt,
     is_backgrounded: background,
   });
 }
 
-function taskNotification(status: "completed" | "failed" | "stopped", summary = "") {
+function taskNotification(
+  status: "completed" | "failed" | "stopped",
+  summary = "",
+  call = AGENT_CALL,
+) {
   return sdkMessage({
     type: "system",
     subtype: "task_notification",
     task_id: "task-1",
-    tool_use_id: AGENT_CALL,
+    tool_use_id: call,
     status,
     output_file: "",
     summary,
@@ -222,6 +228,86 @@ describe("subagents as child sessions, for clients that declare subagents", () =
     );
     expect(await response).toMatchObject({ stopReason: "end_turn" });
     expect(states(events).at(-1)).toEqual({ state: "idle", stopReason: "cancelled" });
+  });
+
+  it("SendMessage to an earlier subagent continues its child session: the new prompt from the parent, running, its traffic, its answer, idle end_turn", async () => {
+    const { agent, events, query, sessionId, response } = await subagentRuns(false);
+    query.emit(toolResult(AGENT_CALL, "There is a.txt."), result());
+    await response;
+    const child = (
+      updates(events).find((n) => n.update.sessionUpdate === "subagent_update")!.update as {
+        sessionId: string;
+      }
+    ).sessionId;
+    const before = events.length;
+
+    const again = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Ask it again" }],
+    });
+    await query.waitForSent(2);
+    // Claude Code resumes the agent in a run of its own, named by the SendMessage call;
+    // the agent's messages still name the call that launched it.
+    query.emit(
+      toolUse("toolu_send", "SendMessage", { to: "task-1", message: "And b.txt?" }),
+      taskStarted(true, "toolu_send", "And b.txt?"),
+      toolResult("toolu_send", '{"success":true}'),
+      assistant("msg-again", [{ type: "text", text: "No b.txt." }], {
+        parent_tool_use_id: AGENT_CALL,
+      }),
+      taskNotification("completed", "No b.txt.", "toolu_send"),
+      result(),
+    );
+    await again;
+    await settle();
+
+    const later = events.slice(before);
+    const announced = later.flatMap((e) =>
+      e.kind === "update" && e.notification.update.sessionUpdate === "subagent_update"
+        ? [(e.notification.update as { sessionId: string }).sessionId]
+        : [],
+    );
+    expect(new Set(announced)).toEqual(new Set([child]));
+    expect(lines(later, sessionId).filter((l) => !l.includes("toolu_send"))).toEqual(
+      expect.arrayContaining([
+        "parent session_message from parent",
+        "child session_message from parent",
+        "parent subagent_update running",
+        "child agent_message_chunk",
+        "child session_message from child",
+        "parent session_message from child",
+        "parent subagent_update idle end_turn",
+      ]),
+    );
+    const prompt = updates(later).find(
+      (n) => n.sessionId === child && n.update.sessionUpdate === "session_message",
+    );
+    expect(prompt?.update).toMatchObject({ content: [{ type: "text", text: "And b.txt?" }] });
+    expect(states(later)).toEqual([
+      { state: "running" },
+      { state: "idle", stopReason: "end_turn" },
+    ]);
+  });
+
+  it("session/cancel on an idle child stops nothing, and the child's next run does not end as cancelled", async () => {
+    const { agent, events, query, response } = await subagentRuns(false);
+    query.emit(toolResult(AGENT_CALL, "There is a.txt."), result());
+    await response;
+    const child = (
+      updates(events).find((n) => n.update.sessionUpdate === "subagent_update")!.update as {
+        sessionId: string;
+      }
+    ).sessionId;
+    await agent.notify(methods.agent.session.cancel, { sessionId: child });
+    await settle();
+    expect(query.stoppedTasks).toEqual([]);
+
+    query.emit(
+      taskStarted(true, "toolu_send", "Again"),
+      taskNotification("completed", "Done again.", "toolu_send"),
+    );
+    await settle();
+    expect(states(events).at(-1)).toEqual({ state: "idle", stopReason: "end_turn" });
   });
 
   it("a failed subagent goes idle with an error and its message", async () => {
