@@ -1,18 +1,31 @@
-import { appendFile, readdir, stat } from "node:fs/promises";
+import { appendFile, readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import {
   deleteSession,
   forkSession,
   getSessionInfo,
   getSessionMessages,
+  getSubagentMessages,
   listSessions,
+  listSubagents,
   type SDKSessionInfo,
   type SessionMessage,
 } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
 
 export type ClaudeSessionInfo = SDKSessionInfo;
 export type ClaudeTranscriptMessage = SessionMessage;
+
+/** One subagent's saved conversation, kept beside its session's transcript. */
+export interface ClaudeSubagentTranscript {
+  /** Claude Code's agent id: the task id of its runs, what `SendMessage` names. */
+  agentId: string;
+  /** Oldest first; each message's `parent_tool_use_id` names the call that launched it. */
+  messages: ClaudeTranscriptMessage[];
+  /** The git worktree it worked in (launched with `isolation: "worktree"`). */
+  worktree?: string;
+}
 
 /**
  * Claude Code's saved conversations (its JSONL transcripts under the config dir), the
@@ -40,6 +53,14 @@ export interface ClaudeTranscripts {
    */
   fork(sessionId: string, dir?: string, cwd?: string): Promise<string>;
   delete(sessionId: string, dir?: string): Promise<void>;
+  /** The subagents a conversation launched (none when it has no transcript). */
+  subagents(sessionId: string, dir?: string): Promise<ClaudeSubagentTranscript[]>;
+  /** One subagent of a conversation, if it has a transcript. */
+  subagent(
+    sessionId: string,
+    agentId: string,
+    dir?: string,
+  ): Promise<ClaudeSubagentTranscript | undefined>;
 }
 
 /** Claude Code's config dir, as the SDK finds it. */
@@ -75,6 +96,43 @@ async function relocate(sessionId: string, cwd: string): Promise<void> {
   await appendFile(file, `${JSON.stringify(stamp)}\n`);
 }
 
+/** Claude Code's agent ids name files: nothing else is looked up. */
+const AGENT_ID = /^[\w-]{1,128}$/;
+
+/** What the agent's metadata file beside its transcript says of it; the rest is ignored. */
+const subagentMetadata = z.object({ worktreePath: z.string().min(1).optional().catch(undefined) });
+
+/**
+ * The worktree a subagent worked in, from `<session>/subagents/agent-<id>.meta.json` beside
+ * the session's transcript (Claude Code records it there; the SDK does not read it).
+ */
+async function subagentWorktree(
+  transcript: string | undefined,
+  sessionId: string,
+  agentId: string,
+): Promise<string | undefined> {
+  if (!transcript || !AGENT_ID.test(agentId)) return undefined;
+  const meta = join(dirname(transcript), sessionId, "subagents", `agent-${agentId}.meta.json`);
+  try {
+    const parsed = subagentMetadata.safeParse(JSON.parse(await readFile(meta, "utf8")));
+    return parsed.success ? parsed.data.worktreePath : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function sdkSubagent(
+  sessionId: string,
+  agentId: string,
+  dir: string | undefined,
+  transcript: string | undefined,
+): Promise<ClaudeSubagentTranscript | undefined> {
+  const messages = await getSubagentMessages(sessionId, agentId, dir ? { dir } : {});
+  if (!messages.length) return undefined;
+  const worktree = await subagentWorktree(transcript, sessionId, agentId);
+  return { agentId, messages, ...(worktree ? { worktree } : {}) };
+}
+
 /** The SDK reads transcripts from CLAUDE_CONFIG_DIR of this process's environment. */
 export const sdkTranscripts: ClaudeTranscripts = {
   list: ({ dir, limit, offset, includeWorktrees = false }) =>
@@ -93,4 +151,13 @@ export const sdkTranscripts: ClaudeTranscripts = {
     return forked;
   },
   delete: (sessionId, dir) => deleteSession(sessionId, dir ? { dir } : {}),
+  subagents: async (sessionId, dir) => {
+    const ids = await listSubagents(sessionId, dir ? { dir } : {});
+    if (!ids.length) return [];
+    const transcript = await transcriptFile(sessionId);
+    const agents = await Promise.all(ids.map((id) => sdkSubagent(sessionId, id, dir, transcript)));
+    return agents.filter((agent) => agent !== undefined);
+  },
+  subagent: async (sessionId, agentId, dir) =>
+    sdkSubagent(sessionId, agentId, dir, await transcriptFile(sessionId)),
 };

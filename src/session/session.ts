@@ -15,13 +15,7 @@ import type {
   ClaudeQueryOptions,
   StartClaudeQuery,
 } from "../claude/query.js";
-import type {
-  CanUseTool,
-  McpServerConfig,
-  SDKMessage,
-  SDKResultMessage,
-  UserContentBlock,
-} from "../claude/types.js";
+import type { CanUseTool, McpServerConfig, SDKMessage, SDKResultMessage } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
 import { parseMcpCommand, type McpCommand } from "../mcp/command.js";
@@ -42,10 +36,11 @@ import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-optio
 import { SessionConfiguration } from "./configuration.js";
 import { isPermissionMode, processMayBypass } from "./modes.js";
 import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
-import { promptToClaude } from "./prompt.js";
+import { isSlashCommand, promptToClaude } from "./prompt.js";
 import { awaitsSteer, resendSteers, steer } from "./steering.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
+import { replayConversation, savedSubagent } from "./subagent-replay.js";
 import { Subagents } from "./subagents.js";
 import { SessionTerminals } from "./terminals.js";
 import { ToolCallTracker } from "./tool-calls.js";
@@ -143,6 +138,8 @@ export class Session {
       children: options.client.children,
       tools: this.tools,
       query: () => this.query,
+      savedAgent: (agentId) =>
+        savedSubagent(options.transcripts, this.claudeSessionId, agentId, this.cwd),
     });
     this.claudeSessionId = options.resume ?? options.id;
     this.hasTranscript = options.resume !== undefined;
@@ -330,13 +327,15 @@ export class Session {
   }
 
   /**
-   * session/load: the whole saved conversation as updates, before the load is answered.
-   * Tool calls the transcript leaves without a result are closed, never left pending.
+   * session/load: the whole saved conversation as updates, before the load is answered
+   * (its subagents in their child sessions, see subagent-replay.ts). Tool calls the
+   * transcript leaves without a result are closed, never left pending.
    */
   async replay(): Promise<void> {
+    const { transcripts, client } = this.options;
+    const host = { transcripts, cwd: this.cwd, stream: this.stream, subagents: this.subagents };
     for (const conversation of [...(this.options.earlier ?? []), this.claudeSessionId]) {
-      const messages = await this.options.transcripts.messages(conversation, this.cwd);
-      for (const message of messages) await this.stream.replay(message);
+      await replayConversation({ ...host, children: client.children }, conversation);
     }
     await this.turns.closeOpenToolCalls(() => UNFINISHED.noResult);
     this.stream.endTurn();
@@ -605,10 +604,4 @@ export class Session {
     await this.turns.settle(turn, outcome);
     turn.finish();
   }
-}
-
-/** Whether the user's text (the message's last block) is a slash command. */
-function isSlashCommand(content: readonly UserContentBlock[] | undefined): boolean {
-  const last = content?.at(-1);
-  return last?.type === "text" && last.text.trimStart().startsWith("/");
 }

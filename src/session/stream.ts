@@ -41,7 +41,7 @@ const INTERRUPTION_MARKERS = new Set([
 ]);
 
 /** Text Claude Code adds for the model only; not something the user wrote. */
-function isClaudeCodeNote(text: string): boolean {
+export function isClaudeCodeNote(text: string): boolean {
   const trimmed = text.trim();
   return (
     INTERRUPTION_MARKERS.has(trimmed) ||
@@ -249,7 +249,8 @@ export class StreamTranslator {
 
   /**
    * A message of a saved conversation (session/load): user text and images become
-   * user chunks, the rest renders as it did live.
+   * user chunks, the rest renders as it did live. A subagent's prompts are its parent's
+   * words, not the user's: its child session shows them as messages from the parent.
    */
   async replay(message: ReplayedMessage): Promise<void> {
     if (message.type === "assistant") {
@@ -268,7 +269,7 @@ export class StreamTranslator {
         ? [{ type: "text" as const, text: user.content }]
         : user.content;
     if (!Array.isArray(content)) return;
-    for (const block of content) {
+    for (const block of message.parent_tool_use_id ? [] : content) {
       if (block.type === "text" && !isClaudeCodeNote(block.text)) {
         await this.client.sendUserContent({ type: "text", text: cleanMultiline(block.text) });
       } else if (block.type === "image" && block.source.type === "base64") {

@@ -2,6 +2,7 @@ import type { ChildInfo, ChildOutcome, ChildSessions } from "../acp/child-sessio
 import type { ClaudeQuery } from "../claude/query.js";
 import type { SDKUserMessage } from "../claude/types.js";
 import { log } from "../logger.js";
+import { SUBAGENT_TOOLS } from "../tools/agent.js";
 import { stringField } from "../tools/input.js";
 import type { SystemMessage } from "./consumer.js";
 import type { ToolCallTracker } from "./tool-calls.js";
@@ -14,6 +15,14 @@ export interface SubagentHost {
   children: ChildSessions | undefined;
   tools: ToolCallTracker;
   query(): ClaudeQuery | undefined;
+  /** An earlier subagent of the conversation, from its saved transcript: its thread. */
+  savedAgent(agentId: string): Promise<SavedAgent | undefined>;
+}
+
+/** A subagent known from its saved transcript. */
+export interface SavedAgent {
+  /** The call that launched it, which its messages name in every run. */
+  thread: string;
 }
 
 /**
@@ -43,7 +52,7 @@ export class Subagents {
     switch (message.subtype) {
       case "task_started": {
         if (message.task_type !== SUBAGENT_TASK) return;
-        const thread = this.threadOfRun(message.task_id, message.tool_use_id);
+        const thread = await this.threadOfRun(message.task_id, message.tool_use_id);
         if (!thread) return;
         this.tasks.set(thread, message.task_id);
         this.stopped.delete(thread);
@@ -86,9 +95,10 @@ export class Subagents {
     for (const block of content) {
       if (block.type !== "tool_result" || this.background.has(block.tool_use_id)) continue;
       if (!this.tasks.has(block.tool_use_id) && !children.has(block.tool_use_id)) continue;
-      const status = block.is_error ? "failed" : "completed";
-      const text = typeof block.content === "string" ? block.content : "";
-      await children.finished(block.tool_use_id, this.outcome(block.tool_use_id, status, text));
+      const outcome = this.stopped.has(block.tool_use_id)
+        ? { stopReason: "cancelled" as const }
+        : resultOutcome(block);
+      await children.finished(block.tool_use_id, outcome);
     }
   }
 
@@ -106,20 +116,38 @@ export class Subagents {
     return true;
   }
 
+  /**
+   * A subagent known from its saved transcript (session/load): a later run (`SendMessage`)
+   * continues in its child session.
+   */
+  adopt(agentId: string, saved: SavedAgent): void {
+    this.tasks.set(saved.thread, agentId);
+  }
+
   private outcome(thread: string, status: string, text: string): ChildOutcome {
-    if (this.stopped.has(thread) || status === "stopped") return { stopReason: "cancelled" };
-    if (status === "failed")
-      return { stopReason: "error", message: text || "The subagent failed." };
-    return { stopReason: "end_turn", ...(text ? { answer: text } : {}) };
+    return this.stopped.has(thread) ? { stopReason: "cancelled" } : outcomeOf(status, text);
   }
 
   /**
    * The thread of a subagent's run: the one its agent already has (`SendMessage` resumes a
-   * subagent with a run of its own, whose task events name the SendMessage call), else the
-   * launching call.
+   * subagent with a run of its own, whose task events name the SendMessage call; after a
+   * restart its saved transcript says it), else the launching call.
    */
-  private threadOfRun(taskId: string, toolUseId: string | undefined): string | undefined {
-    return this.threadOfTask(taskId) ?? toolUseId;
+  private async threadOfRun(
+    taskId: string,
+    toolUseId: string | undefined,
+  ): Promise<string | undefined> {
+    const known = this.threadOfTask(taskId);
+    if (known) return known;
+    const call = toolUseId ? this.host.tools.get(toolUseId) : undefined;
+    if (toolUseId && (!call || SUBAGENT_TOOLS.has(call.name))) return toolUseId;
+    const saved = await this.host.savedAgent(taskId).catch((error: unknown) => {
+      log.warn(`could not read the transcript of subagent ${taskId}`, error);
+      return undefined;
+    });
+    if (!saved) return toolUseId;
+    this.adopt(taskId, saved);
+    return saved.thread;
   }
 
   private threadOfTask(taskId: string): string | undefined {
@@ -141,4 +169,20 @@ export class Subagents {
     if (call.parentToolUseId) info.parentThread = call.parentToolUseId;
     return info;
   }
+}
+
+/**
+ * How a subagent's run ended, from its status (its task's, or its launching call's result:
+ * `completed` or `failed`) and the text that came with it.
+ */
+export function outcomeOf(status: string, text: string): ChildOutcome {
+  if (status === "stopped" || status === "killed") return { stopReason: "cancelled" };
+  if (status === "failed") return { stopReason: "error", message: text || "The subagent failed." };
+  return { stopReason: "end_turn", ...(text ? { answer: text } : {}) };
+}
+
+/** How a foreground subagent's run ended, from its launching call's result. */
+export function resultOutcome(result: { is_error?: boolean; content?: unknown }): ChildOutcome {
+  const text = typeof result.content === "string" ? result.content : "";
+  return outcomeOf(result.is_error ? "failed" : "completed", text);
 }

@@ -3,6 +3,9 @@ import { isRecord, nonBlankField, recordsField, stringField } from "./input.js";
 import { defaultResult } from "./result-content.js";
 import type { ResultRenderer, ToolFamily, ToolRenderer } from "./types.js";
 
+/** The tools that launch a subagent: Agent, and Task on older CLIs. */
+export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(["Agent", "Task"]);
+
 /** Agent (Task on older CLIs): the description, its effort unless forked, the prompt. */
 const render: ToolRenderer = (input) => {
   const description = nonBlankField(input, "description") ?? "Task";

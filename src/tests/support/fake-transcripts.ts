@@ -1,5 +1,6 @@
 import type {
   ClaudeSessionInfo,
+  ClaudeSubagentTranscript,
   ClaudeTranscriptMessage,
   ClaudeTranscripts,
 } from "../../claude/transcripts.js";
@@ -11,6 +12,8 @@ export class FakeTranscripts implements ClaudeTranscripts {
     { info: ClaudeSessionInfo; messages: ClaudeTranscriptMessage[] }
   >();
   forks = 0;
+  /** Each conversation's subagents, by conversation id. */
+  readonly agents = new Map<string, ClaudeSubagentTranscript[]>();
 
   add(
     info: Partial<ClaudeSessionInfo> & { sessionId: string },
@@ -58,6 +61,18 @@ export class FakeTranscripts implements ClaudeTranscripts {
     const forkId = `00000000-0000-4000-9000-${String(++this.forks).padStart(12, "0")}`;
     this.add({ ...source.info, sessionId: forkId }, [...source.messages]);
     return Promise.resolve(forkId);
+  }
+
+  addSubagent(sessionId: string, agent: ClaudeSubagentTranscript): void {
+    this.agents.set(sessionId, [...(this.agents.get(sessionId) ?? []), agent]);
+  }
+
+  subagents(sessionId: string): Promise<ClaudeSubagentTranscript[]> {
+    return Promise.resolve(this.agents.get(sessionId) ?? []);
+  }
+
+  subagent(sessionId: string, agentId: string): Promise<ClaudeSubagentTranscript | undefined> {
+    return Promise.resolve(this.agents.get(sessionId)?.find((a) => a.agentId === agentId));
   }
 
   delete(sessionId: string): Promise<void> {

@@ -12,7 +12,7 @@ import {
 import { onTestFinished } from "vitest";
 import { createAgent } from "../../agent.js";
 import { fakeClaude, type FakeClaudeQuery } from "./fake-claude.js";
-import { fakeTranscripts } from "./fake-transcripts.js";
+import { fakeTranscripts, type FakeTranscripts } from "./fake-transcripts.js";
 import { isolatedEnv } from "./in-process.js";
 
 /** What the client saw, in order: updates (unstable schema) and permission requests. */
@@ -30,14 +30,23 @@ function streamPair(): [Stream, Stream] {
   ];
 }
 
+/** A temp directory for a session's cwd. */
+export function sessionCwd(): string {
+  return mkdtempSync(join(tmpdir(), "subagent-session-"));
+}
+
 /**
  * The in-process agent on a fake Claude Code, connected over a stream (as over stdio) to a
- * client of ACP's unstable schema that declares `subagents` unless told otherwise.
+ * client of ACP's unstable schema that declares `subagents` unless told otherwise. The
+ * session is new, or `open`s a saved one of `transcripts` (in `cwd`) with load or resume.
  */
 export async function subagentClient(
   options: {
     subagents?: boolean;
     onPermission?: (request: RequestPermissionRequest) => RequestPermissionResponse;
+    transcripts?: FakeTranscripts;
+    cwd?: string;
+    open?: { sessionId: string; method: "load" | "resume" };
   } = {},
 ) {
   const claude = fakeClaude();
@@ -45,7 +54,7 @@ export async function subagentClient(
   const [agentSide, clientSide] = streamPair();
   const agentConnection = createAgent({
     startQuery: claude.startQuery,
-    transcripts: fakeTranscripts(),
+    transcripts: options.transcripts ?? fakeTranscripts(),
     resolveExecutable: () => "/fake/claude",
     env: isolatedEnv(),
   }).connect(agentSide);
@@ -71,8 +80,17 @@ export async function subagentClient(
     protocolVersion: 1,
     clientCapabilities: options.subagents === false ? {} : { subagents: {} },
   });
-  const cwd = mkdtempSync(join(tmpdir(), "subagent-session-"));
-  const { sessionId } = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+  const cwd = options.cwd ?? sessionCwd();
+  const open = options.open;
+  let sessionId: string;
+  if (!open) {
+    ({ sessionId } = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] }));
+  } else {
+    sessionId = open.sessionId;
+    const method =
+      open.method === "load" ? methods.agent.session.load : methods.agent.session.resume;
+    await agent.request(method, { sessionId, cwd, mcpServers: [] });
+  }
   const query: FakeClaudeQuery = claude.started.at(-1)!;
   return { agent, events, query, sessionId };
 }
