@@ -1,53 +1,23 @@
 // End-to-end: subagents as child sessions (ACP's subagents RFD) with the real Claude Code
 // and the scripted API, for a client that declares `clientCapabilities.subagents`. The
 // harness's client speaks the stable schema, so the unstable updates are read off the wire.
-import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import type { SessionNotification } from "@agentclientprotocol/sdk/unstable";
-import type { UnstableClientCapabilities } from "../acp/unstable-capabilities.js";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolResults, type RecordedRequest, type TurnSpec } from "../scripted-api/index.js";
 import { poll, startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
+import {
+  childOf,
+  childStates as statesOf,
+  declaresSubagents,
+  quietUnstableUpdates,
+  wireUpdates,
+} from "./support/e2e-subagents.js";
 
 afterEach(stopAllE2E);
-// The stable client logs each unstable update it cannot parse; they are read off the wire.
-beforeEach(() => {
-  const error = vi.spyOn(console, "error");
-  const log = error.getMockImplementation() ?? (() => undefined);
-  error.mockImplementation((...args: unknown[]) => {
-    if (args[0] !== "Error handling notification") log(...args);
-  });
-});
-
-/** The harness's initialize takes stable capabilities; the unstable one goes along. */
-const unstable: UnstableClientCapabilities = { subagents: {} };
-const declaresSubagents: ClientCapabilities = { terminal: false, ...unstable };
-
-/** Every `session/update` the agent sent, as it crossed the wire. */
-function wireUpdates(e2e: E2E): SessionNotification[] {
-  return e2e.transcript.entries.flatMap((entry) =>
-    entry.direction === "from-agent" && entry.message?.method === "session/update"
-      ? [entry.message.params as SessionNotification]
-      : [],
-  );
-}
+beforeEach(quietUnstableUpdates);
 
 /** The states the parent reported for its child, in order. */
 function childStates(e2e: E2E, parent: string): string[] {
-  return wireUpdates(e2e).flatMap(({ sessionId, update }) => {
-    if (sessionId !== parent || update.sessionUpdate !== "subagent_update" || !update.state)
-      return [];
-    const state = update.state as { state: string; stopReason?: string };
-    return [[state.state, state.stopReason].filter(Boolean).join(" ")];
-  });
-}
-
-function childOf(e2e: E2E, parent: string): string | undefined {
-  const announce = wireUpdates(e2e).find(
-    (n) => n.sessionId === parent && n.update.sessionUpdate === "subagent_update",
-  );
-  return announce?.update.sessionUpdate === "subagent_update"
-    ? announce.update.sessionId
-    : undefined;
+  return statesOf(wireUpdates(e2e), parent);
 }
 
 /**
