@@ -95,6 +95,11 @@ export class ChildSessions {
     await child.finish(outcome);
   }
 
+  /** A child works in a directory of its own (a worktree): the client hears it first. */
+  async located(thread: string, cwd: string): Promise<void> {
+    await this.children.get(thread)?.locate(cwd);
+  }
+
   /** Children still working, by thread (the parent's turn ending settles foreground ones). */
   working(): string[] {
     return [...this.children].filter(([, c]) => c.state && c.state !== "idle").map(([t]) => t);
@@ -191,6 +196,13 @@ class Child implements ChildRoute {
           }
         : { state: "idle", stopReason: outcome.stopReason };
     await this.setState("idle", state);
+  }
+
+  /** Its directory, in the announcement when it is not out yet, else in an update of its own. */
+  async locate(cwd: string): Promise<void> {
+    if (this.info.cwd === cwd) return;
+    this.info = { ...this.info, cwd };
+    if (this.announced) await this.toParent({ cwd });
   }
 
   sent(update: SessionUpdate): void {

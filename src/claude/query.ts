@@ -101,6 +101,8 @@ export interface ClaudeQueryOptions {
   canUseTool: CanUseTool;
   /** Answers an MCP server's `elicitation/create`; without it Claude Code declines them. */
   onElicitation?: OnMcpElicitation;
+  /** Hears where each subagent works as it starts (Claude Code's SubagentStart hook). */
+  onSubagentStart?: OnSubagentStart;
   /** Path of the Claude Code binary (see executable.ts). */
   executable: string;
   /** Full environment of the Claude Code process. */
@@ -112,5 +114,11 @@ export type OnMcpElicitation = (
   request: McpElicitationRequest,
   signal: AbortSignal,
 ) => Promise<McpElicitationResult>;
+
+/**
+ * A subagent (its agent id) starts working in `cwd`: a git worktree of its own when it
+ * runs with `isolation: "worktree"`. Its work waits until this settles.
+ */
+export type OnSubagentStart = (agentId: string, cwd: string) => Promise<void>;
 
 export type StartClaudeQuery = (options: ClaudeQueryOptions) => ClaudeQuery;

@@ -1,10 +1,10 @@
-import { query, type Options, type Query } from "@anthropic-ai/claude-agent-sdk";
+import { query, type HookCallback, type Options, type Query } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
 import { ClaudeProcess } from "./child-process.js";
 import { authenticateMcpServer } from "./mcp-auth.js";
-import type { ClaudeQuery, ClaudeQueryOptions } from "./query.js";
+import type { ClaudeQuery, ClaudeQueryOptions, OnSubagentStart } from "./query.js";
 import type { SDKUserMessage } from "./types.js";
 
 /** Identifies this adapter in Claude Code's User-Agent. */
@@ -19,6 +19,7 @@ export function hostOptions(
   claudeProcess?: ClaudeProcess,
   canUseTool = options.canUseTool,
   onElicitation = options.onElicitation,
+  onSubagentStart = options.onSubagentStart,
 ): Options {
   return {
     mcpServers: options.mcpServers ?? {},
@@ -31,6 +32,9 @@ export function hostOptions(
     ...(onElicitation
       ? { onElicitation: (request, { signal }) => onElicitation(request, signal) }
       : {}),
+    ...(onSubagentStart
+      ? { hooks: { SubagentStart: [{ hooks: [subagentStartHook(onSubagentStart)] }] } }
+      : {}),
     // Behave as Claude Code does in a terminal: its prompt, its settings files.
     systemPrompt: { type: "preset", preset: "claude_code" },
     settingSources: ["user", "project", "local"],
@@ -40,6 +44,17 @@ export function hostOptions(
     stderr: (data) => log.debug(`claude: ${data.trimEnd()}`),
     // The agent spawns the process itself, to be able to end it when it hangs.
     ...(claudeProcess ? { spawnClaudeCodeProcess: claudeProcess.spawn } : {}),
+  };
+}
+
+/** Claude Code's SubagentStart hook: its input names the subagent's working directory. */
+function subagentStartHook(onSubagentStart: OnSubagentStart): HookCallback {
+  return async (input) => {
+    if (input.hook_event_name !== "SubagentStart") return {};
+    await onSubagentStart(input.agent_id, input.cwd).catch((error: unknown) =>
+      log.warn(`subagent ${input.agent_id}: could not handle its start`, error),
+    );
+    return {};
   };
 }
 

@@ -6,6 +6,7 @@ import type {
   ClaudeQuery,
   ClaudeQueryOptions,
   OnMcpElicitation,
+  OnSubagentStart,
   StartClaudeQuery,
 } from "./query.js";
 import { hostOptions, startColdQuery, wrapQuery } from "./sdk-query.js";
@@ -81,6 +82,8 @@ class Spare {
   private owner: CanUseTool | undefined;
   /** And so does its MCP elicitation handler; unclaimed, nobody can answer. */
   private elicitationOwner: OnMcpElicitation | undefined;
+  /** And what it says of a subagent's start. */
+  private subagentOwner: OnSubagentStart | undefined;
 
   constructor(
     readonly key: string,
@@ -92,8 +95,10 @@ class Spare {
       this.elicitationOwner
         ? this.elicitationOwner(request, signal)
         : Promise.resolve({ action: "decline" });
+    const onSubagentStart: OnSubagentStart = (agentId, cwd) =>
+      this.subagentOwner ? this.subagentOwner(agentId, cwd) : Promise.resolve();
     this.gone = prewarm({
-      options: hostOptions(template, this.child, canUseTool, onElicitation),
+      options: hostOptions(template, this.child, canUseTool, onElicitation, onSubagentStart),
       initializeTimeoutMs: PREWARM_TIMEOUT_MS,
     }).then(
       async (process) => {
@@ -121,6 +126,7 @@ class Spare {
     this.ready = false;
     this.owner = options.canUseTool;
     this.elicitationOwner = options.onElicitation;
+    this.subagentOwner = options.onSubagentStart;
     const input = new AsyncQueue<SDKUserMessage>();
     const q = process.claim({
       prompt: input,

@@ -137,6 +137,7 @@ export class Session {
     this.subagents = new Subagents({
       children: options.client.children,
       tools: this.tools,
+      cwd: options.cwd,
       query: () => this.query,
       savedAgent: (agentId) =>
         savedSubagent(options.transcripts, this.claudeSessionId, agentId, this.cwd),
@@ -447,6 +448,7 @@ export class Session {
       flagSettings: configuration?.flagSettings() ?? {},
       canUseTool: this.canUseTool,
       onElicitation: this.watchdog.pausedWhileClientAnswers(this.mcp.onElicitation),
+      ...this.subagents.queryOptions(),
     };
     const query = this.options.startQuery(options);
     this.query = query;

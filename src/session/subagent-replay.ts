@@ -45,7 +45,7 @@ export async function savedSubagent(
 ): Promise<SavedAgent | undefined> {
   const agent = await transcripts.subagent(conversation, agentId, dir);
   const thread = agent && threadOf(agent);
-  return thread ? { thread } : undefined;
+  return thread ? { thread, ...(agent.worktree ? { worktree: agent.worktree } : {}) } : undefined;
 }
 
 /** The launching call every message of a subagent names. */
@@ -92,7 +92,7 @@ class SubagentReplay {
     for (const agent of agents) {
       const thread = threadOf(agent);
       if (!thread || this.byThread.has(thread)) continue;
-      host.subagents.adopt(agent.agentId, { thread });
+      host.subagents.adopt(agent.agentId, { thread, worktree: agent.worktree });
       this.named.set(agent.agentId, thread);
       const transcript = { thread, messages: agent.messages, next: 0, at: -Infinity };
       this.transcripts.push(transcript);

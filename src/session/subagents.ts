@@ -1,5 +1,6 @@
+import { resolve } from "node:path";
 import type { ChildInfo, ChildOutcome, ChildSessions } from "../acp/child-sessions.js";
-import type { ClaudeQuery } from "../claude/query.js";
+import type { ClaudeQuery, ClaudeQueryOptions } from "../claude/query.js";
 import type { SDKUserMessage } from "../claude/types.js";
 import { log } from "../logger.js";
 import { SUBAGENT_TOOLS } from "../tools/agent.js";
@@ -14,6 +15,8 @@ export interface SubagentHost {
   /** The session's child sessions; absent when the client does not show subagents so. */
   children: ChildSessions | undefined;
   tools: ToolCallTracker;
+  /** The session's directory: a subagent's own (a worktree) is announced when it differs. */
+  cwd: string;
   query(): ClaudeQuery | undefined;
   /** An earlier subagent of the conversation, from its saved transcript: its thread. */
   savedAgent(agentId: string): Promise<SavedAgent | undefined>;
@@ -23,6 +26,8 @@ export interface SubagentHost {
 export interface SavedAgent {
   /** The call that launched it, which its messages name in every run. */
   thread: string;
+  /** The git worktree it worked in. */
+  worktree?: string;
 }
 
 /**
@@ -40,6 +45,8 @@ export class Subagents {
   private readonly background = new Set<string>();
   /** Threads the client stopped: their end is a cancellation, whatever the result says. */
   private readonly stopped = new Set<string>();
+  /** The directory of each subagent that works outside the session's, by agent (task) id. */
+  private readonly directories = new Map<string, string>();
 
   constructor(private readonly host: SubagentHost) {
     if (host.children) host.children.describe = (thread) => this.launch(thread);
@@ -122,6 +129,33 @@ export class Subagents {
    */
   adopt(agentId: string, saved: SavedAgent): void {
     this.tasks.set(saved.thread, agentId);
+    if (saved.worktree && this.elsewhere(saved.worktree)) {
+      this.directories.set(agentId, saved.worktree);
+    }
+  }
+
+  /** What the session's Claude Code processes need for child sessions: the start hook. */
+  queryOptions(): Pick<ClaudeQueryOptions, "onSubagentStart"> {
+    return this.host.children
+      ? { onSubagentStart: (agentId, cwd) => this.located(agentId, cwd) }
+      : {};
+  }
+
+  /**
+   * A subagent starts in `cwd` (Claude Code's SubagentStart hook): a worktree of its own is
+   * its child session's `cwd`, in the announcement or, when that went out first, right
+   * after it (the subagent waits for this).
+   */
+  async located(agentId: string, cwd: string): Promise<void> {
+    const children = this.host.children;
+    if (!children || !this.elsewhere(cwd)) return;
+    this.directories.set(agentId, cwd);
+    const thread = this.threadOfTask(agentId);
+    if (thread) await children.located(thread, cwd);
+  }
+
+  private elsewhere(cwd: string): boolean {
+    return resolve(cwd) !== resolve(this.host.cwd);
   }
 
   private outcome(thread: string, status: string, text: string): ChildOutcome {
@@ -167,6 +201,9 @@ export class Subagents {
     if (role) info.description = role;
     if (prompt) info.prompt = prompt;
     if (call.parentToolUseId) info.parentThread = call.parentToolUseId;
+    const task = this.tasks.get(thread);
+    const cwd = task ? this.directories.get(task) : undefined;
+    if (cwd) info.cwd = cwd;
     return info;
   }
 }

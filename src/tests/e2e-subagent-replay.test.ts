@@ -9,9 +9,11 @@ import { toolResults, type RecordedRequest, type TurnSpec } from "../scripted-ap
 import { poll, stopAllE2E, type E2E } from "./support/e2e/index.js";
 import { answered, reopenAgent } from "./support/e2e-sessions/index.js";
 import {
+  childCwds,
   childrenOf,
   childStates,
   declaresSubagents,
+  gitRepository,
   lastStateIsIdle,
   quietUnstableUpdates,
   sessionMessages,
@@ -41,12 +43,12 @@ const use = (id: string, name: string, input: Record<string, unknown>) => ({
 });
 
 /**
- * "Delegate it.": the main loop launches a subagent (foreground, or `background`), which
+ * "Delegate it.": the main loop launches a subagent (foreground, or as `launch` says), which
  * runs a command and answers SUB-ANSWER; the main loop says MAIN-DONE. "Continue it.": the
  * main loop loads SendMessage (a deferred tool) and sends the agent FOLLOW_UP, which it
  * answers with SUB-AGAIN; the main loop says MAIN-DONE-2.
  */
-function script(background = false): TurnSpec[] {
+function script(launch: Record<string, unknown> = { run_in_background: false }): TurnSpec[] {
   const route = (request: RecordedRequest) => {
     const body = JSON.stringify(request.body);
     const done = new Set(toolResults(request).map((r) => r.tool_use_id));
@@ -65,7 +67,7 @@ function script(background = false): TurnSpec[] {
       return text("MAIN-DONE-2");
     }
     if (done.has(AGENT_CALL)) return text("MAIN-DONE");
-    return use(AGENT_CALL, "Agent", { ...LAUNCH, run_in_background: background });
+    return use(AGENT_CALL, "Agent", { ...LAUNCH, ...launch });
   };
   return Array.from({ length: 20 }, () => route);
 }
@@ -73,12 +75,9 @@ function script(background = false): TurnSpec[] {
 const ALLOW = { answer: "select", optionId: "allow-once" } as const;
 
 /** A first agent runs the subagent live and quits; returns its session and live child id. */
-async function liveSubagent(background = false) {
-  const first = await startE2E({
-    scenario: script(background),
-    permission: ALLOW,
-    initialize: false,
-  });
+async function liveSubagent(launch?: Record<string, unknown>, repository = false) {
+  const first = await startE2E({ scenario: script(launch), permission: ALLOW, initialize: false });
+  if (repository) gitRepository(first.cwd);
   await first.initialize(declaresSubagents);
   const { sessionId } = await first.newSession();
   expect(await first.prompt(sessionId, "Delegate it.")).toMatchObject({ stopReason: "end_turn" });
@@ -161,7 +160,7 @@ describe("session/load of a conversation with a subagent, for a client that decl
   });
 
   it("a background subagent replays in its child session too and goes idle end_turn", async () => {
-    const { first, sessionId, child } = await liveSubagent(true);
+    const { first, sessionId, child } = await liveSubagent({ run_in_background: true });
     const second = await reopen(first);
     await second.client.request(methods.agent.session.load, {
       sessionId,
@@ -175,6 +174,26 @@ describe("session/load of a conversation with a subagent, for a client that decl
     expect(childrenOf(replayed, sessionId)).toEqual([child]);
     expect(childStates(replayed, sessionId)).toEqual(["running", "idle end_turn"]);
     expect(sessionMessages(replayed, child).at(-1)).toBe(`from ${child}: SUB-ANSWER-4d1`);
+  });
+});
+
+describe("session/load of a conversation with a subagent in a worktree", () => {
+  it("replays the child session with the worktree it had live as its cwd", async () => {
+    const { first, sessionId, child } = await liveSubagent({ isolation: "worktree" }, true);
+    const [liveCwd] = childCwds(wireUpdates(first), sessionId, child);
+    expect(liveCwd).toBeDefined();
+    const second = await reopen(first);
+    await second.client.request(methods.agent.session.load, {
+      sessionId,
+      cwd: first.cwd,
+      mcpServers: [],
+    });
+    const load = answered(second, "session/load", sessionId);
+    const replayed = wireUpdates(second).filter(
+      (n) => n.entry.seq > load.request.seq && n.entry.seq < load.response.seq,
+    );
+    const announce = replayed.find((n) => n.update.sessionUpdate === "subagent_update");
+    expect(announce?.update).toMatchObject({ sessionId: child, cwd: liveCwd });
   });
 });
 

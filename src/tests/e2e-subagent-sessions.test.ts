@@ -1,13 +1,17 @@
 // End-to-end: subagents as child sessions (ACP's subagents RFD) with the real Claude Code
 // and the scripted API, for a client that declares `clientCapabilities.subagents`. The
 // harness's client speaks the stable schema, so the unstable updates are read off the wire.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolResults, type RecordedRequest, type TurnSpec } from "../scripted-api/index.js";
 import { poll, startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
 import {
+  childCwds,
   childOf,
   childStates as statesOf,
   declaresSubagents,
+  gitRepository,
   quietUnstableUpdates,
   wireUpdates,
 } from "./support/e2e-subagents.js";
@@ -118,6 +122,44 @@ describe("subagents as child sessions, with the real Claude Code", () => {
       "running",
       "idle end_turn",
     ]);
+  });
+
+  it("a subagent launched with isolation: worktree has its git worktree as its child session's cwd before it does anything, also in a prewarmed Claude Code process", async () => {
+    const e2e = await startE2E({
+      scenario: launchScript({ ...LAUNCH, isolation: "worktree" }),
+      permission: { answer: "select", optionId: "allow-once" },
+      initialize: false,
+      env: { CLAUDE_AGENT_ACP_PREWARM: undefined },
+    });
+    gitRepository(e2e.cwd);
+    await e2e.initialize(declaresSubagents);
+    await poll(
+      () =>
+        Promise.resolve(e2e.log().includes("prewarmed Claude Code process is ready") || undefined),
+      20_000,
+    );
+    const { sessionId } = await e2e.newSession();
+    expect(e2e.log()).toContain("the session claims the prewarmed process");
+    expect(await e2e.prompt(sessionId, "Delegate it.")).toMatchObject({ stopReason: "end_turn" });
+    await poll(
+      () => Promise.resolve(childStates(e2e, sessionId).at(-1)?.startsWith("idle") || undefined),
+      15_000,
+    );
+    const child = childOf(e2e, sessionId)!;
+    const updates = wireUpdates(e2e);
+    const [cwd] = childCwds(updates, sessionId, child);
+    expect(cwd).toBeDefined();
+    expect(cwd).not.toBe(e2e.cwd);
+    // Claude Code's worktree of the repository, where the subagent's command ran.
+    expect(existsSync(join(cwd!, "sub.txt"))).toBe(true);
+    expect(existsSync(join(e2e.cwd, "sub.txt"))).toBe(false);
+    const located = updates.findIndex(
+      (n) => n.update.sessionUpdate === "subagent_update" && n.update.cwd === cwd,
+    );
+    const work = updates.findIndex(
+      (n) => n.sessionId === child && n.update.sessionUpdate !== "session_message",
+    );
+    expect(located).toBeLessThan(work);
   });
 
   it("session/cancel on a child stops that subagent only: it goes idle cancelled and the parent's turn goes on to its end", async () => {

@@ -3,6 +3,7 @@
 // (SendMessage) continues there, after load and after resume. Fake transcripts, fake
 // Claude Code, a client of the unstable schema that declares `subagents`.
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
 import type { ClaudeTranscriptMessage } from "../claude/transcripts.js";
@@ -84,10 +85,15 @@ function savedSession(
   transcript: { parent: ClaudeTranscriptMessage[]; child: ClaudeTranscriptMessage[] },
   sessionId: string = randomUUID(),
   cwd = sessionCwd(),
+  worktree?: string,
 ): { transcripts: FakeTranscripts; sessionId: string; cwd: string } {
   const transcripts = fakeTranscripts();
   transcripts.add({ sessionId, cwd }, transcript.parent);
-  transcripts.addSubagent(sessionId, { agentId: AGENT_ID, messages: transcript.child });
+  transcripts.addSubagent(sessionId, {
+    agentId: AGENT_ID,
+    messages: transcript.child,
+    ...(worktree ? { worktree } : {}),
+  });
   return { transcripts, sessionId, cwd };
 }
 
@@ -325,6 +331,22 @@ describe("session/load of a conversation with subagents, for clients that declar
       (n) => n.sessionId !== sessionId && n.update.sessionUpdate === "session_message",
     );
     expect(JSON.stringify(prompts.at(-2)?.update)).toContain('"And b.txt?"');
+  });
+
+  it("a subagent that worked in a worktree of its own is announced with it as its cwd", async () => {
+    const cwd = sessionCwd();
+    const worktree = join(cwd, ".claude", "worktrees", `agent-${AGENT_ID}`);
+    const { transcripts, sessionId } = savedSession(foreground(), randomUUID(), cwd, worktree);
+    const { events } = await subagentClient({
+      transcripts,
+      cwd,
+      open: { sessionId, method: "load" },
+    });
+    expect(
+      updates(events).find((n) => n.update.sessionUpdate === "subagent_update")?.update,
+    ).toMatchObject({
+      cwd: worktree,
+    });
   });
 
   it("a run the conversation leaves unfinished goes idle cancelled, never left running", async () => {

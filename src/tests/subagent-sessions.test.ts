@@ -1,5 +1,6 @@
 // Subagents as child sessions (ACP's subagents RFD), in process: the agent on a scripted
 // fake Claude Code, a client of the unstable schema that declares `subagents`.
+import { join } from "node:path";
 import { methods, type SessionMessage } from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
 import { assistant, result, sdkMessage, toolResult, toolUse } from "./support/fake-claude.js";
@@ -310,6 +311,52 @@ describe("subagents as child sessions, for clients that declare subagents", () =
     expect(states(events).at(-1)).toEqual({ state: "idle", stopReason: "end_turn" });
   });
 
+  it("a subagent in a worktree of its own has it as its child session's cwd before it does anything: in the announcement, or right after it when Claude Code names it later", async () => {
+    for (const order of ["hook first", "announcement first"] as const) {
+      const client = await subagentClient();
+      const { agent, events, query, sessionId } = client;
+      const worktree = join(query.options.cwd, ".claude", "worktrees", "agent-task-1");
+      const response = agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "Explore" }],
+      });
+      await query.waitForSent(1);
+      query.emit(toolUse(AGENT_CALL, "Agent", { ...LAUNCH, isolation: "worktree" }));
+      if (order === "hook first") await query.options.onSubagentStart!("task-1", worktree);
+      query.emit(taskStarted(false));
+      await settle();
+      if (order === "announcement first") await query.options.onSubagentStart!("task-1", worktree);
+      query.emit(toolUse("toolu_ls", "Bash", { command: "ls" }, AGENT_CALL));
+      query.emit(toolResult(AGENT_CALL, "done"), result());
+      await response;
+
+      const all = updates(events);
+      const located = all.findIndex(
+        (n) => n.update.sessionUpdate === "subagent_update" && n.update.cwd === worktree,
+      );
+      // The subagent's own work (not the launch prompt the parent sent it).
+      const work = all.findIndex(
+        (n) => n.sessionId !== sessionId && n.update.sessionUpdate !== "session_message",
+      );
+      expect(located, order).toBeGreaterThanOrEqual(0);
+      expect(located, order).toBeLessThan(work);
+      const announce = all.find((n) => n.update.sessionUpdate === "subagent_update")!;
+      expect(announce.update.sessionUpdate === "subagent_update" && announce.update.cwd).toBe(
+        order === "hook first" ? worktree : undefined,
+      );
+    }
+  });
+
+  it("a subagent that works in the session's own directory gets no cwd", async () => {
+    const { events, query, response } = await subagentRuns(false);
+    await query.options.onSubagentStart!("task-1", query.options.cwd);
+    query.emit(toolResult(AGENT_CALL, "There is a.txt."), result());
+    await response;
+    expect(
+      updates(events).filter((n) => n.update.sessionUpdate === "subagent_update" && n.update.cwd),
+    ).toEqual([]);
+  });
+
   it("a failed subagent goes idle with an error and its message", async () => {
     const { events, query, response } = await subagentRuns(true);
     query.emit(result());
@@ -339,6 +386,8 @@ describe("subagents as child sessions, for clients that declare subagents", () =
       result(),
     );
     await response;
+    // Claude Code is not asked where subagents work.
+    expect(query.options.onSubagentStart).toBeUndefined();
     const all = updates(events);
     expect(all.every((n) => n.sessionId === sessionId)).toBe(true);
     expect(

@@ -1,6 +1,7 @@
 // Helpers for the end-to-end tests of subagents as child sessions (ACP's subagents RFD).
 // The harness's client speaks the stable schema, so the unstable updates are read off
 // the wire.
+import { execFileSync } from "node:child_process";
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { SessionNotification } from "@agentclientprotocol/sdk/unstable";
 import { vi } from "vitest";
@@ -71,4 +72,27 @@ export function sessionMessages(updates: SessionNotification[], session: string)
 export function lastStateIsIdle(e2e: E2E, parent: string, seq = -1): Promise<true | undefined> {
   const last = childStates(wireUpdates(e2e, seq), parent).at(-1);
   return Promise.resolve(last?.startsWith("idle") || undefined);
+}
+
+/** Makes `dir` a git repository with one commit (a subagent may get a worktree of it). */
+export function gitRepository(dir: string): void {
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+      cwd: dir,
+      stdio: "ignore",
+    });
+  git("init", "-q");
+  git("commit", "-q", "--allow-empty", "-m", "init");
+}
+
+/** The `cwd` the parent reported for a child, first as it was announced, then updated. */
+export function childCwds(updates: SessionNotification[], parent: string, child: string): string[] {
+  return updates.flatMap(({ sessionId, update }) =>
+    sessionId === parent &&
+    update.sessionUpdate === "subagent_update" &&
+    update.sessionId === child &&
+    update.cwd
+      ? [update.cwd]
+      : [],
+  );
 }
