@@ -177,6 +177,19 @@ describe("session/load of a conversation with a subagent, for a client that decl
   });
 });
 
+describe("SendMessage to an earlier subagent in the process that ran it", () => {
+  it("continues in its child session: the message from the parent, running, its answer, idle end_turn, and no other child", async () => {
+    const { first, sessionId, child } = await liveSubagent();
+    const after = await continueIt(first, sessionId);
+    expect(childrenOf(wireUpdates(first), sessionId)).toEqual([child]);
+    expect(childStates(after, sessionId)).toEqual(["running", "idle end_turn"]);
+    expect(sessionMessages(after, child)).toEqual([
+      `from ${sessionId}: ${FOLLOW_UP}`,
+      `from ${child}: SUB-AGAIN-9e4`,
+    ]);
+  });
+});
+
 describe("session/load of a conversation with a subagent in a worktree", () => {
   it("replays the child session with the worktree it had live as its cwd", async () => {
     const { first, sessionId, child } = await liveSubagent({ isolation: "worktree" }, true);
