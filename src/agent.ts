@@ -159,6 +159,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
         executable,
         env: deps.env,
         supportsForms: supportsFormElicitation(clientCapabilities),
+        showsSubagents: !!clientCapabilities.subagents,
       }),
       cwd: homedir(),
       canUseTool: () => Promise.resolve({ behavior: "deny", message: "unused" }),

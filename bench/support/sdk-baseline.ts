@@ -35,6 +35,7 @@ export function baselineHostOptions(env: Record<string, string>, canUseTool: Can
     executable: resolveClaudeExecutable(env),
     env,
     supportsForms: false,
+    showsSubagents: false,
   });
   return { ...hostOptions({ ...host, cwd: "", canUseTool }), stderr: () => undefined };
 }

@@ -96,6 +96,8 @@ export interface ClaudeQueryOptions {
   disallowedTools?: string[];
   /** Settings for Claude Code's flag layer from the start (effort level, fast mode). */
   flagSettings?: Record<string, unknown>;
+  /** Subagents' text and thinking come as messages too (not only their tool calls). */
+  forwardSubagentText?: boolean;
   /** Lets the session enter bypassPermissions (only where the process may bypass). */
   allowBypass?: boolean;
   canUseTool: CanUseTool;

@@ -39,6 +39,7 @@ export function hostOptions(
     systemPrompt: { type: "preset", preset: "claude_code" },
     settingSources: ["user", "project", "local"],
     includePartialMessages: true,
+    ...(options.forwardSubagentText ? { forwardSubagentText: true } : {}),
     pathToClaudeCodeExecutable: options.executable,
     env: { ...options.env, CLAUDE_AGENT_SDK_CLIENT_APP: CLIENT_APP },
     stderr: (data) => log.debug(`claude: ${data.trimEnd()}`),

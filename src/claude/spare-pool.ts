@@ -60,6 +60,7 @@ export function hostKey(options: ClaudeQueryOptions): string {
     env,
     disallowedTools: [...(options.disallowedTools ?? [])].sort(),
     allowBypass: !!options.allowBypass,
+    forwardSubagentText: !!options.forwardSubagentText,
     mcpServers: options.mcpServers ?? {},
   });
 }

@@ -23,12 +23,15 @@ export function hostQueryOptions(host: {
   env: NodeJS.ProcessEnv;
   /** The client renders form elicitations; without them Claude must never ask a question. */
   supportsForms: boolean;
+  /** The client shows subagents as child sessions: their words are forwarded too. */
+  showsSubagents: boolean;
   mcpServers?: Record<string, McpServerConfig>;
 }): Pick<
   ClaudeQueryOptions,
-  "executable" | "env" | "disallowedTools" | "allowBypass" | "mcpServers"
+  "executable" | "env" | "disallowedTools" | "allowBypass" | "mcpServers" | "forwardSubagentText"
 > {
   return {
+    ...(host.showsSubagents ? { forwardSubagentText: true } : {}),
     executable: host.executable,
     env: claudeEnvironment(host.env),
     disallowedTools: host.supportsForms ? [] : [QUESTION_TOOL],

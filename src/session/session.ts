@@ -436,6 +436,7 @@ export class Session {
         executable,
         env,
         supportsForms: client.supportsFormElicitation,
+        showsSubagents: !!client.children,
         mcpServers,
       }),
       cwd,

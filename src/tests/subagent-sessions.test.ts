@@ -110,6 +110,8 @@ describe("subagents as child sessions, for clients that declare subagents", () =
     const { events, query, sessionId, response } = await subagentRuns(false);
     query.emit(toolResult(AGENT_CALL, "There is a.txt."), result());
     expect(await response).toMatchObject({ stopReason: "end_turn" });
+    // Claude Code forwards the subagent's words, not only its tool calls.
+    expect(query.options.forwardSubagentText).toBe(true);
 
     const seen = lines(events, sessionId);
     const firstChild = seen.findIndex((line) => line.startsWith("child"));
@@ -386,8 +388,9 @@ describe("subagents as child sessions, for clients that declare subagents", () =
       result(),
     );
     await response;
-    // Claude Code is not asked where subagents work.
+    // Claude Code is not asked where subagents work, nor for their words.
     expect(query.options.onSubagentStart).toBeUndefined();
+    expect(query.options.forwardSubagentText).toBeFalsy();
     const all = updates(events);
     expect(all.every((n) => n.sessionId === sessionId)).toBe(true);
     expect(
