@@ -133,9 +133,10 @@ class SubagentReplay {
         await this.children.started(thread, { prompt: told ?? prompt }, true);
       }
     }
+    // Live, a run's end (its task notification) comes before its launching call's result.
+    if (message.type === "user") await this.ends(message);
     await this.host.stream.replay(message);
     if (message.type === "assistant") this.calls(message);
-    if (message.type === "user") await this.ends(message);
   }
 
   /** Launching calls, and what SendMessage tells a subagent. */

@@ -4,6 +4,7 @@
 // replays the subagent in its child session under the id it had live, and a SendMessage to
 // that agent afterwards (after load or resume) continues in that child session.
 import { methods } from "@agentclientprotocol/sdk";
+import type { SessionNotification } from "@agentclientprotocol/sdk/unstable";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolResults, type RecordedRequest, type TurnSpec } from "../scripted-api/index.js";
 import { poll, stopAllE2E, type E2E } from "./support/e2e/index.js";
@@ -54,9 +55,16 @@ function script(launch: Record<string, unknown> = { run_in_background: false }):
     const done = new Set(toolResults(request).map((r) => r.tool_use_id));
     if (request.subagent) {
       if (body.includes(FOLLOW_UP)) return text("SUB-AGAIN-9e4");
-      return done.has(SUB_BASH)
-        ? text("SUB-ANSWER-4d1")
-        : use(SUB_BASH, "Bash", { command: "echo hi > sub.txt", description: "Write a file" });
+      if (done.has(SUB_BASH)) {
+        return {
+          content: [
+            { type: "thinking" as const, thinking: "The file is written." },
+            { type: "text" as const, text: "SUB-ANSWER-4d1" },
+          ],
+        };
+      }
+      const command = use(SUB_BASH, "Bash", { command: "echo hi > sub.txt", description: "Write" });
+      return { content: [{ type: "text" as const, text: "Writing it." }, ...command.content] };
     }
     if (body.includes("Continue it.")) {
       const agentId = /agentId: ([\w-]+)/.exec(body)?.[1];
@@ -73,6 +81,33 @@ function script(launch: Record<string, unknown> = { run_in_background: false }):
 }
 
 const ALLOW = { answer: "select", optionId: "allow-once" } as const;
+
+/**
+ * A child session's updates as lines: its words, thoughts, tool calls and their ends, and
+ * its messages (a tool call's in-progress marks and refinements left out).
+ */
+function childView(updates: SessionNotification[], child: string): string[] {
+  return updates.flatMap(({ sessionId, update }) => {
+    if (sessionId !== child) return [];
+    switch (update.sessionUpdate) {
+      case "agent_message_chunk":
+      case "agent_thought_chunk":
+        return [
+          `${update.sessionUpdate} ${update.content.type === "text" ? update.content.text : ""}`,
+        ];
+      case "tool_call":
+        return [`tool_call ${update.toolCallId}`];
+      case "tool_call_update":
+        return update.status === "completed" || update.status === "failed"
+          ? [`tool_call_update ${update.toolCallId} ${update.status}`]
+          : [];
+      case "session_message":
+        return [`session_message from ${update.senderSessionId}`];
+      default:
+        return [update.sessionUpdate];
+    }
+  });
+}
 
 /** A first agent runs the subagent live and quits; returns its session and live child id. */
 async function liveSubagent(launch?: Record<string, unknown>, repository = false) {
@@ -147,6 +182,16 @@ describe("session/load of a conversation with a subagent, for a client that decl
       .filter((n) => n.update.sessionUpdate === "user_message_chunk")
       .map((n) => JSON.stringify(n.update));
     expect(userText.join()).not.toContain(LAUNCH.prompt);
+
+    // What the child session shows is what it showed live (but for the permission request).
+    expect(childView(replayed, child)).toEqual(childView(wireUpdates(first), child));
+    expect(childView(replayed, child)).toEqual(
+      expect.arrayContaining([
+        "agent_message_chunk Writing it.",
+        "agent_thought_chunk The file is written.",
+        "agent_message_chunk SUB-ANSWER-4d1",
+      ]),
+    );
 
     const after = await continueIt(second, sessionId);
     expect(childrenOf(after, sessionId)).toEqual([child]);

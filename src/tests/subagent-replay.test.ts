@@ -213,10 +213,10 @@ describe("session/load of a conversation with subagents, for clients that declar
       "child tool_call toolu_ls",
       "child tool_call_update toolu_ls",
       "child agent_message_chunk",
-      `parent tool_call_update ${AGENT_CALL}`,
       "child session_message from child",
       "parent session_message from child",
       "parent subagent_update idle end_turn",
+      `parent tool_call_update ${AGENT_CALL}`,
       "parent agent_message_chunk",
     ]);
     const all = updates(events);
