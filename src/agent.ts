@@ -13,7 +13,6 @@ import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import { forkSessionParams, FORK_METHOD } from "./acp/fork.js";
 import { sessionClient } from "./acp/child-sessions.js";
-import { supportsFormElicitation } from "./acp/session-client.js";
 import {
   withUnstableCapabilities,
   type AgentClientCapabilities,
@@ -158,8 +157,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       ...hostQueryOptions({
         executable,
         env: deps.env,
-        supportsForms: supportsFormElicitation(clientCapabilities),
-        showsSubagents: !!clientCapabilities.subagents,
+        client: clientCapabilities,
       }),
       cwd: homedir(),
       canUseTool: () => Promise.resolve({ behavior: "deny", message: "unused" }),

@@ -34,8 +34,7 @@ export function baselineHostOptions(env: Record<string, string>, canUseTool: Can
   const host = hostQueryOptions({
     executable: resolveClaudeExecutable(env),
     env,
-    supportsForms: false,
-    showsSubagents: false,
+    client: {},
   });
   return { ...hostOptions({ ...host, cwd: "", canUseTool }), stderr: () => undefined };
 }

@@ -1,3 +1,5 @@
+import { supportsFormElicitation } from "../acp/session-client.js";
+import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
 import type { ClaudeQueryOptions } from "../claude/query.js";
 import type { McpServerConfig } from "../claude/types.js";
 import { processMayBypass } from "./modes.js";
@@ -21,20 +23,21 @@ export function claudeEnvironment(env: NodeJS.ProcessEnv): Record<string, string
 export function hostQueryOptions(host: {
   executable: string;
   env: NodeJS.ProcessEnv;
-  /** The client renders form elicitations; without them Claude must never ask a question. */
-  supportsForms: boolean;
-  /** The client shows subagents as child sessions: their words are forwarded too. */
-  showsSubagents: boolean;
+  /**
+   * What the client declared: without form elicitation Claude must never ask a question;
+   * a client that shows subagents as child sessions gets their words forwarded too.
+   */
+  client: AgentClientCapabilities;
   mcpServers?: Record<string, McpServerConfig>;
 }): Pick<
   ClaudeQueryOptions,
   "executable" | "env" | "disallowedTools" | "allowBypass" | "mcpServers" | "forwardSubagentText"
 > {
   return {
-    ...(host.showsSubagents ? { forwardSubagentText: true } : {}),
+    ...(host.client.subagents ? { forwardSubagentText: true } : {}),
     executable: host.executable,
     env: claudeEnvironment(host.env),
-    disallowedTools: host.supportsForms ? [] : [QUESTION_TOOL],
+    disallowedTools: supportsFormElicitation(host.client) ? [] : [QUESTION_TOOL],
     // Lets a session enter bypassPermissions when the user picks it; settings that
     // disable bypass are enforced by the session's mode list and by Claude Code.
     allowBypass: processMayBypass(host.env, process.getuid?.()),

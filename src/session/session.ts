@@ -435,8 +435,7 @@ export class Session {
       ...hostQueryOptions({
         executable,
         env,
-        supportsForms: client.supportsFormElicitation,
-        showsSubagents: !!client.children,
+        client: client.capabilities,
         mcpServers,
       }),
       cwd,
