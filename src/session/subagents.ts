@@ -69,8 +69,8 @@ export class Subagents {
           thread,
           {
             ...launch,
-            title: launch?.title ?? message.description,
-            description: launch?.description ?? message.subagent_type,
+            title: launch.title ?? message.description,
+            description: launch.description ?? message.subagent_type,
             ...(message.prompt ? { prompt: message.prompt } : {}),
           },
           true,
@@ -190,10 +190,14 @@ export class Subagents {
   }
 
   /** What the launching call says of a subagent: its title, role and prompt. */
-  private launch(thread: string): ChildInfo | undefined {
-    const call = this.host.tools.get(thread);
-    if (!call) return undefined;
+  private launch(thread: string): ChildInfo {
     const info: ChildInfo = {};
+    const task = this.tasks.get(thread);
+    const cwd = task ? this.directories.get(task) : undefined;
+    if (cwd) info.cwd = cwd;
+    // After a resume the launching call is not known: the task's own fields stand in.
+    const call = this.host.tools.get(thread);
+    if (!call) return info;
     const title = stringField(call.input, "description");
     const role = stringField(call.input, "subagent_type");
     const prompt = stringField(call.input, "prompt");
@@ -201,9 +205,6 @@ export class Subagents {
     if (role) info.description = role;
     if (prompt) info.prompt = prompt;
     if (call.parentToolUseId) info.parentThread = call.parentToolUseId;
-    const task = this.tasks.get(thread);
-    const cwd = task ? this.directories.get(task) : undefined;
-    if (cwd) info.cwd = cwd;
     return info;
   }
 }

@@ -446,6 +446,31 @@ describe("session/resume of a conversation with subagents", () => {
   });
 });
 
+describe("session/resume of a conversation with a subagent in a worktree", () => {
+  it("announces the resumed subagent with its worktree as its cwd", async () => {
+    const cwd = sessionCwd();
+    const worktree = join(cwd, ".claude", "worktrees", `agent-${AGENT_ID}`);
+    const { transcripts, sessionId } = savedSession(foreground(), randomUUID(), cwd, worktree);
+    const { agent, events, query } = await subagentClient({
+      transcripts,
+      cwd,
+      open: { sessionId, method: "resume" },
+    });
+    const response = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "And b.txt?" }],
+    });
+    await query.waitForSent(1);
+    query.emit(...sendMessageRun(AGENT_ID));
+    await response;
+    expect(
+      updates(events).find((n) => n.update.sessionUpdate === "subagent_update")?.update,
+    ).toMatchObject({
+      cwd: worktree,
+    });
+  });
+});
+
 describe("session/load of a conversation with subagents, for clients that do not declare subagents", () => {
   it("replays the parent's transcript only, the subagent's launch and result inline, as before", async () => {
     const { transcripts, sessionId, cwd } = savedSession(foreground());
