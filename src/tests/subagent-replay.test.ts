@@ -349,6 +349,55 @@ describe("session/load of a conversation with subagents, for clients that declar
     });
   });
 
+  it("a subagent that a subagent launched replays in its own child session, announced on its launcher's", async () => {
+    const inner = "toolu_inner";
+    const { parent, child } = foreground();
+    const nested = {
+      parent,
+      child: [
+        ...child.slice(0, 1),
+        said(
+          [call(inner, "Agent", { description: "Inner", prompt: "Look deeper" })],
+          3.2,
+          AGENT_CALL,
+        ),
+        user([output(inner, [{ type: "text", text: "Deep." }])], 3.8, AGENT_CALL),
+        ...child.slice(1),
+      ],
+    };
+    const { transcripts, sessionId, cwd } = savedSession(nested);
+    transcripts.addSubagent(sessionId, {
+      agentId: "inner-agent",
+      messages: [
+        user("Look deeper", 3.3, inner),
+        said([{ type: "text", text: "Deep." }], 3.6, inner),
+      ],
+    });
+    const { events } = await subagentClient({
+      transcripts,
+      cwd,
+      open: { sessionId, method: "load" },
+    });
+    const outer = childOf(events)!;
+    const announcements = updates(events).flatMap((n) =>
+      n.update.sessionUpdate === "subagent_update" && !n.update.state
+        ? [`${n.sessionId} announces ${n.update.sessionId}`]
+        : [],
+    );
+    expect(announcements).toEqual([
+      `${sessionId} announces ${outer}`,
+      `${outer} announces ${sessionId}/${inner}`,
+    ]);
+    const innerStates = updates(events).flatMap((n) =>
+      n.update.sessionUpdate === "subagent_update" &&
+      n.update.sessionId.endsWith(inner) &&
+      n.update.state
+        ? [n.update.state]
+        : [],
+    );
+    expect(innerStates).toEqual([{ state: "running" }, { state: "idle", stopReason: "end_turn" }]);
+  });
+
   it("a run the conversation leaves unfinished goes idle cancelled, never left running", async () => {
     const { parent, child } = foreground();
     const cut = { parent: parent.slice(0, 2), child: child.slice(0, 2) };
