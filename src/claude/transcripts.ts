@@ -9,13 +9,18 @@ import {
   getSubagentMessages,
   listSessions,
   listSubagents,
+  type SDKMessageOrigin,
   type SDKSessionInfo,
   type SessionMessage,
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 
 export type ClaudeSessionInfo = SDKSessionInfo;
-export type ClaudeTranscriptMessage = SessionMessage;
+/**
+ * A saved message. The SDK's reader also passes on, untyped, who wrote a user message
+ * (`origin`: the user, or Claude Code itself, e.g. a background task's notification).
+ */
+export type ClaudeTranscriptMessage = SessionMessage & { origin?: SDKMessageOrigin };
 
 /** One subagent's saved conversation, kept beside its session's transcript. */
 export interface ClaudeSubagentTranscript {

@@ -32,6 +32,17 @@ export interface ReplayedMessage {
   type: string;
   message: unknown;
   parent_tool_use_id: string | null;
+  /** Who wrote a user message; absent in older transcripts, which hold only the user's. */
+  origin?: { kind: string };
+}
+
+/**
+ * Whether a saved user message holds the user's own words: not a subagent's prompt (its
+ * parent's words, shown in its child session) and not one Claude Code wrote itself (a
+ * background task's `<task-notification>`, a scheduled wake-up).
+ */
+function writtenByUser(message: ReplayedMessage): boolean {
+  return !message.parent_tool_use_id && (message.origin?.kind ?? "human") === "human";
 }
 
 /** Markers Claude Code writes into the conversation when a turn was interrupted. */
@@ -249,8 +260,8 @@ export class StreamTranslator {
 
   /**
    * A message of a saved conversation (session/load): user text and images become
-   * user chunks, the rest renders as it did live. A subagent's prompts are its parent's
-   * words, not the user's: its child session shows them as messages from the parent.
+   * user chunks when the user wrote them, the rest renders as it did live. A subagent's
+   * prompts are its parent's words: its child session shows them as messages from the parent.
    */
   async replay(message: ReplayedMessage): Promise<void> {
     if (message.type === "assistant") {
@@ -269,7 +280,7 @@ export class StreamTranslator {
         ? [{ type: "text" as const, text: user.content }]
         : user.content;
     if (!Array.isArray(content)) return;
-    for (const block of message.parent_tool_use_id ? [] : content) {
+    for (const block of writtenByUser(message) ? content : []) {
       if (block.type === "text" && !isClaudeCodeNote(block.text)) {
         await this.client.sendUserContent({ type: "text", text: cleanMultiline(block.text) });
       } else if (block.type === "image" && block.source.type === "base64") {

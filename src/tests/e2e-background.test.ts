@@ -1,9 +1,11 @@
 // End-to-end: Claude Code's own turns between prompts, with the real Claude Code. A
 // background subagent or command finishes after the prompt was answered; Claude Code then
 // starts a turn of its own with the result, and the client sees it.
+import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, toolResults, type RecordedRequest } from "../scripted-api/index.js";
 import { poll, startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
+import { reopenAgent } from "./support/e2e-sessions/index.js";
 import { chunkText } from "./support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
@@ -32,7 +34,7 @@ function textSince(e2e: E2E, sessionId: string, from: number): string {
 }
 
 describe("what Claude Code does after the prompt's response", () => {
-  it("a background Agent's result reaches the client after the response, and the next prompt gets its own reply only", async () => {
+  it("a background Agent's result reaches the client after the response, the next prompt gets its own reply only, and a load replays no notification as the user's words", async () => {
     // Requests of the main loop and the subagent interleave: each is answered by what it asks.
     const route = (request: RecordedRequest) => {
       const text = lastUserText(request);
@@ -81,6 +83,18 @@ describe("what Claude Code does after the prompt's response", () => {
     const beforeNext = e2e.updates.received.length;
     expect(await e2e.prompt(sessionId, "Next question.")).toMatchObject({ stopReason: "end_turn" });
     expect(textSince(e2e, sessionId, beforeNext)).toBe("NEXT-REPLY");
+
+    // Loaded again, the conversation shows the user's words only: the notification Claude
+    // Code wrote itself into it is not replayed as a user message.
+    const again = await reopenAgent(e2e);
+    await again.client.request(methods.agent.session.load, {
+      sessionId,
+      cwd: e2e.cwd,
+      mcpServers: [],
+    });
+    expect(chunkText(again, sessionId, "user_message_chunk")).toBe(
+      "Start a background agent.Next question.",
+    );
   });
 
   it("a background command's completion is reported after the response", async () => {

@@ -151,6 +151,32 @@ describe("session/load", () => {
     });
   });
 
+  it("replays as the user's words only what the user wrote: a message Claude Code wrote itself (a background task's notification) is not a user message", async () => {
+    const { agent, transcripts, cwd, updates } = await setup();
+    const notification = {
+      ...transcriptMessage("user", {
+        role: "user",
+        content: "<task-notification>\n<task-id>a1</task-id>\n</task-notification>",
+      }),
+      origin: { kind: "task-notification" as const },
+    };
+    const typed = {
+      ...transcriptMessage("user", { role: "user", content: "and now?" }),
+      origin: { kind: "human" as const },
+    };
+    const sessionId = "33333333-3333-4333-8333-333333333333";
+    transcripts.add({ sessionId, cwd, lastModified: 3_000 }, [
+      ...CONVERSATION,
+      notification,
+      typed,
+    ]);
+    await agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+    const userTexts = updatesOf(updates, sessionId).flatMap((u) =>
+      u.sessionUpdate === "user_message_chunk" && u.content.type === "text" ? [u.content.text] : [],
+    );
+    expect(userTexts).toEqual(["run the tests", "and now?"]);
+  });
+
   it("an unknown session id gets resource not found and starts nothing", async () => {
     const { agent, claude, cwd } = await setup();
     const error = await agent

@@ -29,7 +29,7 @@ export function textOf(content: ContentBlock | undefined): string {
 export function chunkText(
   e2e: E2E,
   sessionId: string,
-  kind: "agent_message_chunk" | "agent_thought_chunk",
+  kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk",
 ): string {
   return e2e.updates
     .of(sessionId, kind)
