@@ -25,7 +25,7 @@ export function textOf(content: ContentBlock | undefined): string {
   return content?.type === "text" ? content.text : "";
 }
 
-/** The concatenated text of a session's chunks of one kind (message or thought). */
+/** The concatenated text of a session's chunks of one kind (the agent's message or thought, the user's message). */
 export function chunkText(
   e2e: E2E,
   sessionId: string,
