@@ -1,15 +1,8 @@
 import { appendFile, readdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import {
-  deleteSession,
-  forkSession,
-  getSessionInfo,
-  getSessionMessages,
-  listSessions,
-  type SDKSessionInfo,
-  type SessionMessage,
-} from "@anthropic-ai/claude-agent-sdk";
+import type { SDKSessionInfo, SessionMessage } from "@anthropic-ai/claude-agent-sdk";
+import { claudeSdk } from "./sdk-loader.js";
 
 export type ClaudeSessionInfo = SDKSessionInfo;
 export type ClaudeTranscriptMessage = SessionMessage;
@@ -77,20 +70,23 @@ async function relocate(sessionId: string, cwd: string): Promise<void> {
 
 /** The SDK reads transcripts from CLAUDE_CONFIG_DIR of this process's environment. */
 export const sdkTranscripts: ClaudeTranscripts = {
-  list: ({ dir, limit, offset, includeWorktrees = false }) =>
-    listSessions({
+  list: async ({ dir, limit, offset, includeWorktrees = false }) =>
+    (await claudeSdk()).listSessions({
       ...(dir ? { dir, includeWorktrees } : {}),
       limit,
       offset,
       includeProgrammatic: true,
     }),
-  info: (sessionId, dir) => getSessionInfo(sessionId, dir ? { dir } : {}),
-  messages: (sessionId, dir) => getSessionMessages(sessionId, dir ? { dir } : {}),
+  info: async (sessionId, dir) => (await claudeSdk()).getSessionInfo(sessionId, dir ? { dir } : {}),
+  messages: async (sessionId, dir) =>
+    (await claudeSdk()).getSessionMessages(sessionId, dir ? { dir } : {}),
   fork: async (sessionId, dir, cwd) => {
-    const forked = (await forkSession(sessionId, dir ? { dir } : {})).sessionId;
-    const recorded = (await getSessionInfo(forked, dir ? { dir } : {}))?.cwd;
+    const sdk = await claudeSdk();
+    const forked = (await sdk.forkSession(sessionId, dir ? { dir } : {})).sessionId;
+    const recorded = (await sdk.getSessionInfo(forked, dir ? { dir } : {}))?.cwd;
     if (cwd && (!recorded || resolve(recorded) !== resolve(cwd))) await relocate(forked, cwd);
     return forked;
   },
-  delete: (sessionId, dir) => deleteSession(sessionId, dir ? { dir } : {}),
+  delete: async (sessionId, dir) =>
+    (await claudeSdk()).deleteSession(sessionId, dir ? { dir } : {}),
 };
