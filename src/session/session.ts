@@ -22,7 +22,11 @@ import type {
   SDKResultMessage,
   UserContentBlock,
 } from "../claude/types.js";
-import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
+import {
+  ClaudeNotRespondingError,
+  ClaudeProcessExitedError,
+  type ClaudeStartError,
+} from "../errors.js";
 import { log } from "../logger.js";
 import { parseMcpCommand, type McpCommand } from "../mcp/command.js";
 import { SessionMcp } from "../mcp/session-mcp.js";
@@ -35,10 +39,11 @@ import { hostQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
 import { availableCommands } from "./commands.js";
 import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
-import { turnFailedNotice } from "./notices.js";
+import type { KnownModels } from "./model-cache.js";
+import { startFailedNotice, turnFailedNotice } from "./notices.js";
 import { SystemMessages } from "./system-messages.js";
 import { continuationId } from "./continuations.js";
-import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-options.js";
+import { DEFAULT_EFFORT, DEFAULT_MODEL } from "./config-options.js";
 import { SessionConfiguration } from "./configuration.js";
 import { isPermissionMode, processMayBypass } from "./modes.js";
 import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
@@ -54,12 +59,11 @@ import { TurnQueue, UNFINISHED, userMessage } from "./turn-queue.js";
 import { PlanHandoffs } from "./plan-handoffs.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
+import { StartupWatch, START_TIMEOUT_MS } from "./startup.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
 
 /** How long reading Claude Code's current model after a turn may take. */
 const MODEL_CHECK_TIMEOUT_MS = 2_000;
-/** How long Claude Code may take to start. */
-export const START_TIMEOUT_MS = 60_000;
 
 /** The model name Claude Code gives the messages it makes up itself (API errors). */
 const SYNTHETIC_MODEL = "<synthetic>";
@@ -84,6 +88,8 @@ export interface SessionOptions {
   resume?: string;
   /** The conversations before `resume` in this ACP session (plan handoffs), oldest first. */
   earlier?: readonly string[];
+  /** The models of Claude Code's last start, offered until this one reports its own. */
+  models: KnownModels;
 }
 
 /**
@@ -109,6 +115,10 @@ export class Session {
   private readonly plans: PlanHandoffs;
   private configuration: SessionConfiguration | undefined;
   private initialization: ClaudeInitialization | undefined;
+  /** The first process's start, which the session does not wait for (startup.ts). */
+  private startup: StartupWatch | undefined;
+  /** A failed start no prompt has reported yet: the next prompt does. */
+  private startFailure: ClaudeStartError | undefined;
   private claudeCapabilities: readonly string[] = [];
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly titles: TitleWatcher;
@@ -250,14 +260,19 @@ export class Session {
     return this.options.client;
   }
 
-  /** Starts Claude Code and waits until it has reported what it offers. */
-  async start(): Promise<ClaudeInitialization> {
+  /**
+   * Starts Claude Code without waiting for it to be ready (only for a prewarmed process's
+   * claim, which names the conversation): the session answers with the modes and the
+   * models known so far, and what Claude Code reports follows (`started`). A prompt sent
+   * meanwhile waits in the process's input; a start that fails is reported (`startFailed`).
+   */
+  async start(): Promise<void> {
     const { settings, env } = this.options;
     const bypassAllowed = processMayBypass(env, process.getuid?.()) && !settings.bypassDisabled;
     this.configuration = new SessionConfiguration(
       {
         state: { mode: "default", model: DEFAULT_MODEL, effort: DEFAULT_EFFORT, fastMode: false },
-        models: [],
+        models: this.options.models.known,
         autoDisabled: settings.autoDisabled,
         bypassAllowed,
         booleanOptions: !!this.options.client.capabilities.session?.configOptions?.boolean,
@@ -268,6 +283,7 @@ export class Session {
       },
     );
     const query = this.startQuery(this.configuration.startMode(settings.defaultMode));
+    this.configuration.assume(settings.model);
     try {
       const claudeId = await withTimeout(query.sessionId, START_TIMEOUT_MS, "Claude Code start-up");
       // A prewarmed process names the conversation itself; the session takes that name,
@@ -277,35 +293,51 @@ export class Session {
         this.sessionId = claudeId;
         this.options.client.rebind(claudeId);
       }
-      this.initialization = await withTimeout(
-        query.initialization(),
-        START_TIMEOUT_MS,
-        "Claude Code start-up",
-      );
     } catch (error) {
       this.query = undefined;
       query.close();
       throw error;
     }
-    this.configuration.setModels(this.initialization.models);
-    await this.adoptInitialSettings(query);
+    this.startup = new StartupWatch(query, {
+      started: (q, initialization) => this.started(q, initialization),
+      failed: (q, error) => this.startFailed(q, error),
+    });
+  }
+
+  /** Claude Code reported what it offers: its models and the settings' mode and model apply. */
+  private async started(query: ClaudeQuery, initialization: ClaudeInitialization): Promise<void> {
+    if (this.closed || this.query !== query) return;
+    this.initialization = initialization;
+    this.options.models.remember(initialization.models);
+    const { defaultMode, model } = this.options.settings;
+    await this.send(() =>
+      this.requireConfiguration().adopt(initialization.models, { model, mode: defaultMode }, (m) =>
+        query.setPermissionMode(m),
+      ),
+    );
     this.scheduleIdleClose();
-    return this.initialization;
   }
 
   /**
-   * The initial mode and model from settings, now that the model list is known: a
-   * mode the session cannot offer falls back to `default`.
+   * The first process did not start: the client hears it at once (a notice), and the
+   * prompt waiting for it, or else the next one, fails with the reason. A later prompt
+   * starts a new process.
    */
-  private async adoptInitialSettings(query: ClaudeQuery): Promise<void> {
-    const configuration = this.configuration!;
-    const { defaultMode, model } = this.options.settings;
-    const modelInfo = model ? resolveModelValue(model, this.initialization!.models) : undefined;
-    await configuration.initialize(
-      modelInfo?.value ?? (model || DEFAULT_MODEL),
-      defaultMode,
-      (mode) => query.setPermissionMode(mode),
-    );
+  private async startFailed(query: ClaudeQuery, error: ClaudeStartError): Promise<void> {
+    if (this.closed || this.ended.has(query)) return;
+    this.ended.add(query);
+    log.warn(`session ${this.id}: ${error.message}`);
+    if (this.query === query) this.query = undefined;
+    query.close();
+    await this.send(() => this.options.client.sendNotice(startFailedNotice(error.message)));
+    const turn = this.turns.current;
+    if (turn && !turn.isFinished) {
+      turn.abort.abort(error);
+      await this.turns.settle(turn, { error });
+      turn.finish();
+    } else {
+      this.startFailure = error;
+    }
   }
 
   modes(): SessionModeState | undefined {
@@ -347,7 +379,8 @@ export class Session {
    * which MCP servers failed.
    */
   async announce(): Promise<void> {
-    if (!this.initialization) return;
+    await this.startup?.decided;
+    if (!this.initialization || this.closed) return;
     if (this.options.resume) void this.titles.afterOpen();
     await this.options.client.updateAvailableCommands(
       availableCommands(this.initialization.commands),
@@ -360,6 +393,9 @@ export class Session {
    * `signal` (the request's own cancellation) cancels this prompt only.
    */
   async prompt(blocks: readonly ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
+    const failure = this.startFailure;
+    this.startFailure = undefined;
+    if (failure) throw failure;
     const content = promptToClaude(blocks);
     const mcpCommand = parseMcpCommand(blocks);
     if (mcpCommand) return this.runMcpCommand(mcpCommand, signal);
@@ -565,6 +601,7 @@ export class Session {
   }
 
   private async onQueryEnded(query: ClaudeQuery, failure: unknown): Promise<void> {
+    if (this.startup?.isStarting(query)) return this.startup.fail(query, failure);
     if (this.ended.has(query)) return;
     this.ended.add(query);
     if (failure) log.warn(`session ${this.id}: Claude Code ended`, failure);
