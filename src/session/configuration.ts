@@ -11,7 +11,14 @@ import {
   supportedEfforts,
   type SessionSettingsState,
 } from "./config-options.js";
-import { isModeAvailable, isPermissionMode, modeState, type ModeConditions } from "./modes.js";
+import {
+  isModeAvailable,
+  isPermissionMode,
+  modeState,
+  processMayBypass,
+  type ModeConditions,
+} from "./modes.js";
+import type { AdapterSettings } from "./settings.js";
 
 /** How configuration changes reach the running Claude Code process. */
 export interface ClaudeControls {
@@ -39,6 +46,29 @@ export interface ConfigurationInit {
  * through the SDK, and published to the client.
  */
 export class SessionConfiguration {
+  /** A new session's: the defaults, the models known so far, the limits its settings set. */
+  static forSession(
+    session: {
+      settings: Pick<AdapterSettings, "autoDisabled" | "bypassDisabled">;
+      env: NodeJS.ProcessEnv;
+      models: readonly ModelInfo[];
+      booleanOptions: boolean;
+    },
+    publish: ConfigurationPublisher,
+  ): SessionConfiguration {
+    const { settings, env } = session;
+    return new SessionConfiguration(
+      {
+        state: { mode: "default", model: DEFAULT_MODEL, effort: DEFAULT_EFFORT, fastMode: false },
+        models: session.models,
+        autoDisabled: settings.autoDisabled,
+        bypassAllowed: processMayBypass(env, process.getuid?.()) && !settings.bypassDisabled,
+        booleanOptions: session.booleanOptions,
+      },
+      publish,
+    );
+  }
+
   private readonly state: SessionSettingsState;
   private models: readonly ModelInfo[];
   /** Whether `models` is a list Claude Code reported (now or at an earlier start). */

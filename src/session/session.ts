@@ -9,19 +9,8 @@ import type {
 import type { SessionClient } from "../acp/session-client.js";
 import type { SteeringResponse } from "../acp/steering.js";
 import type { ClaudeTranscripts } from "../claude/transcripts.js";
-import type {
-  ClaudeInitialization,
-  ClaudeQuery,
-  ClaudeQueryOptions,
-  StartClaudeQuery,
-} from "../claude/query.js";
-import type {
-  CanUseTool,
-  McpServerConfig,
-  SDKMessage,
-  SDKResultMessage,
-  UserContentBlock,
-} from "../claude/types.js";
+import type { ClaudeInitialization, ClaudeQuery, StartClaudeQuery } from "../claude/query.js";
+import type { CanUseTool, McpServerConfig, SDKMessage, SDKResultMessage } from "../claude/types.js";
 import {
   ClaudeNotRespondingError,
   ClaudeProcessExitedError,
@@ -35,7 +24,7 @@ import type { PlanHandoff } from "../plan/handoff.js";
 import { plansDirectory } from "../plan/plan-file.js";
 import { askQuestions } from "../questions/ask.js";
 import { withTimeout } from "../util/timeout.js";
-import { hostQueryOptions } from "./claude-env.js";
+import { sessionQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
 import { availableCommands } from "./commands.js";
 import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
@@ -43,11 +32,10 @@ import type { KnownModels } from "./model-cache.js";
 import { startFailedNotice, turnFailedNotice } from "./notices.js";
 import { SystemMessages } from "./system-messages.js";
 import { continuationId } from "./continuations.js";
-import { DEFAULT_EFFORT, DEFAULT_MODEL } from "./config-options.js";
 import { SessionConfiguration } from "./configuration.js";
-import { isPermissionMode, processMayBypass } from "./modes.js";
 import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
-import { promptToClaude } from "./prompt.js";
+import { isSlashCommand, promptToClaude } from "./prompt.js";
+import { IdleClose } from "./idle-close.js";
 import { awaitsSteer, resendSteers, steer } from "./steering.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
@@ -120,14 +108,14 @@ export class Session {
   /** A failed start no prompt has reported yet: the next prompt does. */
   private startFailure: ClaudeStartError | undefined;
   private claudeCapabilities: readonly string[] = [];
-  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly idle: IdleClose;
   private readonly titles: TitleWatcher;
   private readonly watchdog: Watchdog;
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
   private readonly ended = new WeakSet<ClaudeQuery>();
   private readonly mcp: SessionMcp;
   private readonly systemMessages: SystemMessages;
-  private readonly activity = new ClaudeActivity(() => this.scheduleIdleClose());
+  private readonly activity = new ClaudeActivity(() => this.idle.schedule());
   private readonly subagents: Subagents;
   private readonly consumer = new ClaudeMessageConsumer(
     {
@@ -147,6 +135,7 @@ export class Session {
   );
 
   constructor(private readonly options: SessionOptions) {
+    this.idle = new IdleClose(options.idleTimeoutMs, () => this.closeIfIdle());
     this.sessionId = options.id;
     this.cwd = options.cwd;
     this.subagents = new Subagents({
@@ -208,8 +197,8 @@ export class Session {
       liveQuery: () => this.query ?? this.startQuery(this.configuration?.current.mode ?? "default"),
       promptSent: () => (this.hasTranscript = true),
       restartQuery: () => this.restartQuery(),
-      busy: () => this.cancelIdleClose(),
-      idle: () => this.scheduleIdleClose(),
+      busy: () => this.idle.cancel(),
+      idle: () => this.idle.schedule(),
       send: (update) => this.send(update),
     });
     const canUseTool = createCanUseTool({
@@ -267,19 +256,17 @@ export class Session {
    * meanwhile waits in the process's input; a start that fails is reported (`startFailed`).
    */
   async start(): Promise<void> {
-    const { settings, env } = this.options;
-    const bypassAllowed = processMayBypass(env, process.getuid?.()) && !settings.bypassDisabled;
-    this.configuration = new SessionConfiguration(
+    const { settings, env, client } = this.options;
+    this.configuration = SessionConfiguration.forSession(
       {
-        state: { mode: "default", model: DEFAULT_MODEL, effort: DEFAULT_EFFORT, fastMode: false },
+        settings,
+        env,
         models: this.options.models.known,
-        autoDisabled: settings.autoDisabled,
-        bypassAllowed,
-        booleanOptions: !!this.options.client.capabilities.session?.configOptions?.boolean,
+        booleanOptions: !!client.capabilities.session?.configOptions?.boolean,
       },
       {
-        modeChanged: (mode) => this.options.client.updateCurrentMode(mode),
-        optionsChanged: (options) => this.options.client.updateConfigOptions(options),
+        modeChanged: (mode) => client.updateCurrentMode(mode),
+        optionsChanged: (options) => client.updateConfigOptions(options),
       },
     );
     const query = this.startQuery(this.configuration.startMode(settings.defaultMode));
@@ -315,7 +302,7 @@ export class Session {
         query.setPermissionMode(m),
       ),
     );
-    this.scheduleIdleClose();
+    this.idle.schedule();
   }
 
   /**
@@ -430,7 +417,7 @@ export class Session {
   /** Cancels everything and ends the Claude process. Closing twice is harmless. */
   close(): void {
     if (this.closed) return;
-    this.cancelIdleClose();
+    this.idle.cancel();
     this.titles.stop();
     this.cancel();
     this.closed = true;
@@ -441,50 +428,25 @@ export class Session {
     query?.close();
   }
 
-  /**
-   * An idle session gives its Claude process back after the idle time; the next prompt
-   * resumes the conversation from its transcript, in the same mode and model.
-   */
-  private scheduleIdleClose(): void {
-    this.cancelIdleClose();
-    const { idleTimeoutMs } = this.options;
-    if (idleTimeoutMs <= 0 || this.closed) return;
-    this.idleTimer = setTimeout(() => {
-      // Background work (a subagent, a command) would die with the process.
-      if (this.turns.busy || !this.query || this.activity.busy) return;
-      log.debug(`session ${this.id}: idle; closing its Claude Code process`);
-      this.restartQuery();
-    }, idleTimeoutMs);
-    this.idleTimer.unref();
-  }
-
-  private cancelIdleClose(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
+  private closeIfIdle(): void {
+    // Background work (a subagent, a command) would die with the process.
+    if (this.closed || this.turns.busy || !this.query || this.activity.busy) return;
+    log.debug(`session ${this.id}: idle; closing its Claude Code process`);
+    this.restartQuery();
   }
 
   private startQuery(mode: string, fresh: { exactSessionId?: boolean } = {}): ClaudeQuery {
-    const { cwd, executable, env, mcpServers, client } = this.options;
-    const configuration = this.configuration;
-    const model = configuration?.claudeModel;
-    const options: ClaudeQueryOptions = {
-      ...hostQueryOptions({
-        executable,
-        env,
-        supportsForms: client.supportsFormElicitation,
-        mcpServers,
-      }),
-      cwd,
-      ...(this.hasTranscript
+    const options = sessionQueryOptions({
+      ...this.options,
+      supportsForms: this.options.client.supportsFormElicitation,
+      conversation: this.hasTranscript
         ? { resume: this.claudeSessionId }
-        : { sessionId: this.claudeSessionId, ...fresh }),
-      additionalDirectories: [...this.options.additionalDirectories],
-      permissionMode: isPermissionMode(mode) ? mode : "default",
-      ...(model ? { model } : {}),
-      flagSettings: configuration?.flagSettings() ?? {},
+        : { sessionId: this.claudeSessionId, ...fresh },
+      mode,
+      configuration: this.configuration,
       canUseTool: this.canUseTool,
       onElicitation: this.watchdog.pausedWhileClientAnswers(this.mcp.onElicitation),
-    };
+    });
     const query = this.options.startQuery(options);
     this.query = query;
     this.usage.startNewProcess();
@@ -642,10 +604,4 @@ export class Session {
     await this.turns.settle(turn, outcome);
     turn.finish();
   }
-}
-
-/** Whether the user's text (the message's last block) is a slash command. */
-function isSlashCommand(content: readonly UserContentBlock[] | undefined): boolean {
-  const last = content?.at(-1);
-  return last?.type === "text" && last.text.trimStart().startsWith("/");
 }
