@@ -63,21 +63,29 @@ export function sdkOptions(options: ClaudeQueryOptions, claudeProcess: ClaudePro
 }
 
 /**
- * A ClaudeQuery over one SDK Query (or one still being created, while the SDK loads) and
- * the input queue that feeds it: what is sent meanwhile waits in the queue.
+ * A ClaudeQuery over one SDK Query, or over one created once the SDK has loaded (`pending`
+ * is then called, and creates nothing if the query was closed meanwhile), and the input
+ * queue that feeds it: what is sent meanwhile waits in the queue.
  */
 export function wrapQuery(
-  pending: Query | Promise<Query>,
+  pending: Query | ((isClosed: () => boolean) => Promise<Query | undefined>),
   input: AsyncQueue<SDKUserMessage>,
   sessionId: Promise<string>,
   claudeProcess: ClaudeProcess,
 ): ClaudeQuery {
   let closed = false;
   let ready: Query | undefined;
-  const created = Promise.resolve(pending).then((q) => (ready = q));
+  const created = (
+    typeof pending === "function" ? pending(() => closed) : Promise.resolve(pending)
+  ).then((q) => (ready = q));
   created.catch(() => undefined);
   const exit = deferred<void>();
-  const sdk = async (): Promise<Query> => ready ?? created;
+  const sdk = async (): Promise<Query> => {
+    const q = ready ?? (await created);
+    if (!q) throw new Error("the Claude Code process was closed before it started");
+    return q;
+  };
+  const ended: IteratorResult<SDKMessage> = { done: true, value: undefined };
   return {
     exited: exit.promise,
     sessionId,
@@ -85,8 +93,11 @@ export function wrapQuery(
       [Symbol.asyncIterator]: () => ({
         // Straight to the SDK's iterator once the Query exists: no extra await per message.
         next: (): Promise<IteratorResult<SDKMessage>> =>
-          ready ? ready.next() : created.then((q) => q.next()),
-        return: async (): Promise<IteratorResult<SDKMessage>> => (await sdk()).return(undefined),
+          ready ? ready.next() : created.then((q) => (q ? q.next() : ended)),
+        return: async (): Promise<IteratorResult<SDKMessage>> => {
+          const q = ready ?? (await created);
+          return q ? q.return(undefined) : ended;
+        },
       }),
     },
     send: (message) => input.push(message),
@@ -124,12 +135,13 @@ export function wrapQuery(
       input.close();
       created.then(
         (q) => {
+          if (!q) return exit.resolve();
           q.close();
-          // The SDK's return() waits for the process to exit (bounded) after a close.
-          q.return(undefined).then(
-            () => exit.resolve(),
-            () => exit.resolve(),
-          );
+          // The SDK's return() waits for the process to exit, but only for a grace, after
+          // which it signals it: a process still starting may outlive it a little, so the
+          // process's own exit is waited for too.
+          const gone = () => claudeProcess.exited().then(() => exit.resolve());
+          q.return(undefined).then(gone, gone);
         },
         () => exit.resolve(),
       );
@@ -159,10 +171,13 @@ async function generateSessionTitle(q: Query, description: string): Promise<stri
 export function startColdQuery(options: ClaudeQueryOptions): ClaudeQuery {
   const input = new AsyncQueue<SDKUserMessage>();
   const claudeProcess = new ClaudeProcess();
-  const q = claudeSdk().then((sdk) => {
+  // Closed while the SDK loaded (a session closed, or reopened under its id): no process.
+  const q = async (isClosed: () => boolean): Promise<Query | undefined> => {
+    const sdk = await claudeSdk();
+    if (isClosed()) return undefined;
     mark("claude-query");
     return sdk.query({ prompt: input, options: sdkOptions(options, claudeProcess) });
-  });
+  };
   const id = options.resume ?? options.sessionId;
   const sessionId = id
     ? Promise.resolve(id)

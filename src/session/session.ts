@@ -311,10 +311,10 @@ export class Session {
    * starts a new process.
    */
   private async startFailed(query: ClaudeQuery, error: ClaudeStartError): Promise<void> {
-    if (this.closed || this.ended.has(query)) return;
+    if (this.closed || this.ended.has(query) || this.query !== query) return;
     this.ended.add(query);
     log.warn(`session ${this.id}: ${error.message}`);
-    if (this.query === query) this.query = undefined;
+    this.query = undefined;
     query.close();
     await this.send(() => this.options.client.sendNotice(startFailedNotice(error.message)));
     const turn = this.turns.current;
@@ -563,7 +563,11 @@ export class Session {
   }
 
   private async onQueryEnded(query: ClaudeQuery, failure: unknown): Promise<void> {
-    if (this.startup?.isStarting(query)) return this.startup.fail(query, failure);
+    // A live process that ends before it started failed to start; one the session closed
+    // or replaced meanwhile did not.
+    if (this.startup?.isStarting(query) && this.query === query) {
+      return this.startup.fail(query, failure);
+    }
     if (this.ended.has(query)) return;
     this.ended.add(query);
     if (failure) log.warn(`session ${this.id}: Claude Code ended`, failure);
