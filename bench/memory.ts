@@ -281,7 +281,7 @@ export async function runMemory(ctx: BenchContext): Promise<SuiteResult> {
       );
       detail.idleClose = r;
       const l = r.levels.at(-1)!;
-      // Whatever is left is the spare (and, without idle close, every session's process).
+      // Whatever is left is a spare, if one is on (and, without idle close, every session's process).
       const closedIdle = l.claudeProcesses <= 2;
       const note = `idle close after ${IDLE_TIMEOUT_MS} ms; ${l.claudeProcesses} Claude Code processes left${r.cappedAt !== undefined ? "; capped: memory" : ""}`;
       rows.push(

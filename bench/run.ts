@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --memory-live] [-- --only turn,session,permission,streaming,memory]
+// npm run bench [-- --quick] [-- --memory-live] [-- --only turn,session,cold,permission,streaming,memory]
 // Runs the suites, prints ONE table on stdout (progress on stderr) and writes it as JSON
 // to bench/results/latest.json. Needs `npm run build` first: the agent is dist/index.js.
 import { execFileSync } from "node:child_process";
@@ -12,6 +12,7 @@ import type { BenchContext } from "./support/context.js";
 import { REPO_ROOT, requireBuiltAgent } from "./support/paths.js";
 import { progress } from "./support/progress.js";
 import { formatTable, type Report, type SuiteResult } from "./support/report.js";
+import { runColdPath } from "./cold-path.js";
 import { runMemory } from "./memory.js";
 import { runPermissionRoundTrip } from "./permission-round-trip.js";
 import { runSessionStart } from "./session-start.js";
@@ -21,6 +22,7 @@ import { runTurnOverhead } from "./turn-overhead.js";
 const SUITES: Record<string, (ctx: BenchContext) => Promise<SuiteResult>> = {
   turn: runTurnOverhead,
   session: runSessionStart,
+  cold: runColdPath,
   permission: runPermissionRoundTrip,
   streaming: runStreaming,
   memory: runMemory,

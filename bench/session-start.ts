@@ -1,6 +1,6 @@
 // Session start: session/new request → response, and → the first streamed chunk of a
 // first prompt sent right after the response; with the agent's prewarmed spare off
-// (CLAUDE_AGENT_ACP_PREWARM=0) and on (unset). Baselines, measured in the same run:
+// (the default) and on (CLAUDE_AGENT_ACP_PREWARM=1). Baselines, measured in the same run:
 // the direct SDK's query() start → initializationResult() (and → the first text delta of
 // a prompt sent then), and the SDK's own spare: prewarm(), then claim() →
 // initializationResult(). The four are measured round-robin. Before each sample: a pause,
@@ -106,7 +106,7 @@ export async function runSessionStart(ctx: BenchContext): Promise<SuiteResult> {
   const env = benchEnv(ctx.api.url, sandbox);
   const cwd = await sandbox.dir("cwd-session");
   const cold = await startAgent(sandbox, { ...env, CLAUDE_AGENT_ACP_PREWARM: "0" });
-  const warm = await startAgent(sandbox, env);
+  const warm = await startAgent(sandbox, { ...env, CLAUDE_AGENT_ACP_PREWARM: "1" });
   const results = {
     agentCold: [] as StartSample[],
     agentSpare: [] as StartSample[],

@@ -30,6 +30,7 @@ import { listPage } from "./session/history.js";
 import { hostQueryOptions } from "./session/claude-env.js";
 import { conversationChain } from "./session/continuations.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
+import { ModelCache, modelCachePath } from "./session/model-cache.js";
 import { ClaudeProcesses } from "./session/processes.js";
 import { SessionRegistry } from "./session/registry.js";
 import { savedConversations, savedIn } from "./session/saved.js";
@@ -83,14 +84,16 @@ interface OpenParams {
 export function createAgent(deps: AgentDependencies): AgentApp {
   const sessions = new SessionRegistry();
   const processes = new ClaudeProcesses();
+  const models = new ModelCache(modelCachePath(deps.env), deps.env);
   /** Ids closed on this connection: closing twice is harmless. */
   const closed = new Set<string>();
   let clientCapabilities: AgentClientCapabilities = {};
   let unstableCapabilities: UnstableClientCapabilities = {};
 
   /**
-   * Validates everything first, then starts Claude Code; a session that fails to start
-   * is closed and never registered, so nothing half-created is left behind.
+   * Validates everything first, then starts Claude Code without waiting for it to be ready
+   * (session.start()); a session whose start fails at once is closed and never
+   * registered, so nothing half-created is left behind.
    */
   async function open(
     params: OpenParams,
@@ -117,6 +120,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       additionalDirectories,
       settings: await loadAdapterSettings(params.cwd, deps.env),
       idleTimeoutMs: idleTimeoutMs(deps.env),
+      models: await models.lookup(executable),
       ...(options.conversations?.length
         ? { resume: options.conversations.at(-1), earlier: options.conversations.slice(0, -1) }
         : {}),

@@ -67,6 +67,14 @@ export class ClaudeProcessExitedError extends Error {
   override readonly name: string = "ClaudeProcessExitedError";
 }
 
+/**
+ * The session's Claude Code process did not start (it exited, or did not report in time).
+ * session/new has answered by then: the first prompt carries it.
+ */
+export class ClaudeStartError extends ClaudeProcessExitedError {
+  override readonly name = "ClaudeStartError";
+}
+
 /** The Claude Code process stopped answering and was ended (see session/watchdog.ts). */
 export class ClaudeNotRespondingError extends ClaudeProcessExitedError {
   override readonly name = "ClaudeNotRespondingError";

@@ -11,6 +11,7 @@ import { resolveClaudeExecutable } from "./claude/executable.js";
 import { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
 import { sdkTranscripts } from "./claude/transcripts.js";
 import { log } from "./logger.js";
+import { mark } from "./runtime/marks.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
 
 const HELP = `${PACKAGE_NAME} ${PACKAGE_VERSION}
@@ -31,7 +32,8 @@ Environment:
   CLAUDE_CODE_EXECUTABLE   path of the claude binary (default: the one the SDK ships)
   CLAUDE_CONFIG_DIR        Claude Code's configuration directory (default: ~/.claude)
   CLAUDE_AGENT_ACP_LOG     log level on stderr: error | warn | info | debug (default: info)
-  CLAUDE_AGENT_ACP_PREWARM 0 turns off the prewarmed Claude Code process (default: on)
+  CLAUDE_AGENT_ACP_PREWARM 1 keeps a prewarmed Claude Code process for the next
+                           session/new (default: off; it holds one more process)
   CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS
                            close an idle session's Claude Code process after this many
                            ms; the next prompt resumes it (default: 900000; 0: never)
@@ -48,6 +50,7 @@ Environment:
 const EXIT_WAIT_MS = 200;
 
 function main(argv: readonly string[]): void {
+  mark("agent-loaded");
   for (const arg of argv) {
     if (arg === "--help" || arg === "-h") {
       process.stdout.write(HELP);
@@ -67,11 +70,14 @@ function main(argv: readonly string[]): void {
     return;
   }
 
-  // One prewarmed Claude Code process keeps session/new fast (CLAUDE_AGENT_ACP_PREWARM=0: off).
-  const spares = new SparePool(process.env.CLAUDE_AGENT_ACP_PREWARM !== "0");
+  // session/new answers before Claude Code is ready, so a prewarmed spare only saves a
+  // prompt sent at once the wait for its process, at the cost of one more process held:
+  // off unless CLAUDE_AGENT_ACP_PREWARM=1.
+  const prewarm = process.env.CLAUDE_AGENT_ACP_PREWARM === "1";
+  const spares = new SparePool(prewarm);
   const app = createAgent({
     startQuery: sdkQueryStarter(spares),
-    warmUp: (template) => spares.warm(template),
+    ...(prewarm ? { warmUp: (template) => spares.warm(template) } : {}),
     transcripts: sdkTranscripts,
     resolveExecutable: () => resolveClaudeExecutable(process.env),
     // A snapshot: the Claude SDK writes to process.env later, and every session (and the

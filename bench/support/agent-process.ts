@@ -55,6 +55,8 @@ export class JsonRpcError extends Error {
 export class BenchAgent {
   readonly pid: number;
   readonly child: ChildProcessWithoutNullStreams;
+  /** performance.now() just before the agent was spawned. */
+  readonly spawnedAt: number;
   /** Permission requests answered so far. */
   permissionsAnswered = 0;
   private nextId = 1;
@@ -87,6 +89,7 @@ export class BenchAgent {
         .filter((kv) => kv.includes("="))
         .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
     );
+    this.spawnedAt = performance.now();
     this.child = spawn(process.execPath, [...nodeArgs, entry], {
       cwd: options.cwd,
       env: { ...options.env, ...extraEnv },
@@ -142,8 +145,8 @@ export class BenchAgent {
     });
   }
 
-  async initialize(): Promise<void> {
-    await this.request("initialize", {
+  initialize(): Promise<Timed<unknown>> {
+    return this.request("initialize", {
       protocolVersion: 1,
       clientCapabilities: {},
       clientInfo: { name: "claude-agent-acp-bench", version: "0.0.0" },

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
+import { deferred } from "../util/deferred.js";
 
 /** After SIGTERM, a Claude Code process that has not exited within this long gets SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
@@ -63,6 +64,7 @@ function watchExit(): void {
  */
 export class ClaudeProcess {
   private child: ChildProcess | undefined;
+  private readonly exit = deferred<void>();
 
   readonly spawn = (options: SpawnOptions): SpawnedProcess => {
     const child = spawn(options.command, options.args, {
@@ -76,12 +78,19 @@ export class ClaudeProcess {
     this.child = child;
     watchExit();
     live.add(child);
+    child.once("exit", () => this.exit.resolve());
+    child.once("error", () => this.exit.resolve());
     child.once("exit", () => live.delete(child));
     child.once("error", () => live.delete(child));
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (data: string) => log.debug(`claude: ${data.trimEnd()}`));
     return child;
   };
+
+  /** Settles once the spawned process has exited (at once when none was spawned). */
+  exited(): Promise<void> {
+    return this.child ? this.exit.promise : Promise.resolve();
+  }
 
   /** Ends the process now (SIGTERM, then SIGKILL after a grace), without waiting on it. */
   terminate(): void {

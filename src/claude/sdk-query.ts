@@ -1,11 +1,13 @@
-import { query, type HookCallback, type Options, type Query } from "@anthropic-ai/claude-agent-sdk";
+import type { HookCallback, Options, Query } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
 import { ClaudeProcess } from "./child-process.js";
 import { authenticateMcpServer } from "./mcp-auth.js";
 import type { ClaudeQuery, ClaudeQueryOptions, OnSubagentStart } from "./query.js";
-import type { SDKUserMessage } from "./types.js";
+import { mark } from "../runtime/marks.js";
+import { claudeSdk } from "./sdk-loader.js";
+import type { SDKMessage, SDKUserMessage } from "./types.js";
 
 /** Identifies this adapter in Claude Code's User-Agent. */
 const CLIENT_APP = "claude-agent-acp";
@@ -76,56 +78,87 @@ export function sdkOptions(options: ClaudeQueryOptions, claudeProcess: ClaudePro
   };
 }
 
-/** A ClaudeQuery over one SDK Query and the input queue that feeds it. */
+/**
+ * A ClaudeQuery over one SDK Query, or over one created once the SDK has loaded (`pending`
+ * is then called, and creates nothing if the query was closed meanwhile), and the input
+ * queue that feeds it: what is sent meanwhile waits in the queue.
+ */
 export function wrapQuery(
-  q: Query,
+  pending: Query | ((isClosed: () => boolean) => Promise<Query | undefined>),
   input: AsyncQueue<SDKUserMessage>,
   sessionId: Promise<string>,
   claudeProcess: ClaudeProcess,
 ): ClaudeQuery {
   let closed = false;
+  let ready: Query | undefined;
+  const created = (
+    typeof pending === "function" ? pending(() => closed) : Promise.resolve(pending)
+  ).then((q) => (ready = q));
+  created.catch(() => undefined);
   const exit = deferred<void>();
+  const sdk = async (): Promise<Query> => {
+    const q = ready ?? (await created);
+    if (!q) throw new Error("the Claude Code process was closed before it started");
+    return q;
+  };
+  const ended: IteratorResult<SDKMessage> = { done: true, value: undefined };
   return {
     exited: exit.promise,
     sessionId,
-    messages: q,
+    messages: {
+      [Symbol.asyncIterator]: () => ({
+        // Straight to the SDK's iterator once the Query exists: no extra await per message.
+        next: (): Promise<IteratorResult<SDKMessage>> =>
+          ready ? ready.next() : created.then((q) => (q ? q.next() : ended)),
+        return: async (): Promise<IteratorResult<SDKMessage>> => {
+          const q = ready ?? (await created);
+          return q ? q.return(undefined) : ended;
+        },
+      }),
+    },
     send: (message) => input.push(message),
     interrupt: async () => {
       try {
-        await q.interrupt();
+        await (await sdk()).interrupt();
       } catch (error) {
         // Closed meanwhile (a session closed or deleted mid-turn): nothing left to stop.
         if (!closed) throw error;
       }
     },
-    stopTask: (taskId) => q.stopTask(taskId),
+    stopTask: async (taskId) => (await sdk()).stopTask(taskId),
     setPermissionMode: async (mode) => {
-      await q.setPermissionMode(mode);
+      await (await sdk()).setPermissionMode(mode);
     },
-    setModel: (model) => q.setModel(model),
-    applyFlagSettings: (settings) => q.applyFlagSettings(settings),
+    setModel: async (model) => (await sdk()).setModel(model),
+    applyFlagSettings: async (settings) => (await sdk()).applyFlagSettings(settings),
     probe: async () => {
-      await q.mcpServerStatus();
+      await (await sdk()).mcpServerStatus();
     },
-    mcpServerStatus: () => q.mcpServerStatus(),
-    reconnectMcpServer: (name) => q.reconnectMcpServer(name),
-    toggleMcpServer: (name, enabled) => q.toggleMcpServer(name, enabled),
-    authenticateMcpServer: (name) => authenticateMcpServer(q, name),
-    currentModel: async () => (await q.getContextUsage({ detail: "summary" })).model,
-    generateTitle: (description) => generateSessionTitle(q, description),
+    mcpServerStatus: async () => (await sdk()).mcpServerStatus(),
+    reconnectMcpServer: async (name) => (await sdk()).reconnectMcpServer(name),
+    toggleMcpServer: async (name, enabled) => (await sdk()).toggleMcpServer(name, enabled),
+    authenticateMcpServer: async (name) => authenticateMcpServer(await sdk(), name),
+    currentModel: async () => (await (await sdk()).getContextUsage({ detail: "summary" })).model,
+    generateTitle: async (description) => generateSessionTitle(await sdk(), description),
     terminate: () => claudeProcess.terminate(),
     initialization: async () => {
-      const result = await q.initializationResult();
+      const result = await (await sdk()).initializationResult();
       return { commands: result.commands, models: result.models };
     },
     close: () => {
       if (closed) return;
       closed = true;
       input.close();
-      q.close();
-      // The SDK's return() waits for the process to exit (bounded) after a close.
-      q.return(undefined).then(
-        () => exit.resolve(),
+      created.then(
+        (q) => {
+          if (!q) return exit.resolve();
+          q.close();
+          // The SDK's return() waits for the process to exit, but only for a grace, after
+          // which it signals it: a process still starting may outlive it a little, so the
+          // process's own exit is waited for too.
+          const gone = () => claudeProcess.exited().then(() => exit.resolve());
+          q.return(undefined).then(gone, gone);
+        },
         () => exit.resolve(),
       );
     },
@@ -154,7 +187,13 @@ async function generateSessionTitle(q: Query, description: string): Promise<stri
 export function startColdQuery(options: ClaudeQueryOptions): ClaudeQuery {
   const input = new AsyncQueue<SDKUserMessage>();
   const claudeProcess = new ClaudeProcess();
-  const q = query({ prompt: input, options: sdkOptions(options, claudeProcess) });
+  // Closed while the SDK loaded (a session closed, or reopened under its id): no process.
+  const q = async (isClosed: () => boolean): Promise<Query | undefined> => {
+    const sdk = await claudeSdk();
+    if (isClosed()) return undefined;
+    mark("claude-query");
+    return sdk.query({ prompt: input, options: sdkOptions(options, claudeProcess) });
+  };
   const id = options.resume ?? options.sessionId;
   const sessionId = id
     ? Promise.resolve(id)

@@ -1,4 +1,4 @@
-import { prewarm, type SpareProcess } from "@anthropic-ai/claude-agent-sdk";
+import type { SpareProcess } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import { ClaudeProcess } from "./child-process.js";
@@ -9,6 +9,7 @@ import type {
   OnSubagentStart,
   StartClaudeQuery,
 } from "./query.js";
+import { claudeSdk } from "./sdk-loader.js";
 import { hostOptions, startColdQuery, wrapQuery } from "./sdk-query.js";
 import type { CanUseTool, PermissionResult, SDKMessage, SDKUserMessage } from "./types.js";
 
@@ -98,27 +99,31 @@ class Spare {
         : Promise.resolve({ action: "decline" });
     const onSubagentStart: OnSubagentStart = (agentId, cwd) =>
       this.subagentOwner ? this.subagentOwner(agentId, cwd) : Promise.resolve();
-    this.gone = prewarm({
-      options: hostOptions(template, this.child, canUseTool, onElicitation, onSubagentStart),
-      initializeTimeoutMs: PREWARM_TIMEOUT_MS,
-    }).then(
-      async (process) => {
-        this.process = process;
-        if (this.dead) {
-          process.close();
-        } else {
-          this.ready = true;
-          log.debug("spare: a prewarmed Claude Code process is ready");
-        }
-        await process.exited;
-        this.ready = false;
-        this.dead = true;
-      },
-      (error: unknown) => {
-        this.dead = true;
-        log.warn("could not prewarm a Claude Code process", error);
-      },
-    );
+    this.gone = claudeSdk()
+      .then((sdk) =>
+        sdk.prewarm({
+          options: hostOptions(template, this.child, canUseTool, onElicitation, onSubagentStart),
+          initializeTimeoutMs: PREWARM_TIMEOUT_MS,
+        }),
+      )
+      .then(
+        async (process) => {
+          this.process = process;
+          if (this.dead) {
+            process.close();
+          } else {
+            this.ready = true;
+            log.debug("spare: a prewarmed Claude Code process is ready");
+          }
+          await process.exited;
+          this.ready = false;
+          this.dead = true;
+        },
+        (error: unknown) => {
+          this.dead = true;
+          log.warn("could not prewarm a Claude Code process", error);
+        },
+      );
   }
 
   /** Binds the spare to a session; resolves its id once Claude Code accepts the claim. */

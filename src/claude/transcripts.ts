@@ -1,19 +1,13 @@
 import { appendFile, readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import {
-  deleteSession,
-  forkSession,
-  getSessionInfo,
-  getSessionMessages,
-  getSubagentMessages,
-  listSessions,
-  listSubagents,
-  type SDKMessageOrigin,
-  type SDKSessionInfo,
-  type SessionMessage,
+import type {
+  SDKMessageOrigin,
+  SDKSessionInfo,
+  SessionMessage,
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
+import { claudeSdk } from "./sdk-loader.js";
 
 export type ClaudeSessionInfo = SDKSessionInfo;
 /**
@@ -132,7 +126,8 @@ async function sdkSubagent(
   dir: string | undefined,
   transcript: string | undefined,
 ): Promise<ClaudeSubagentTranscript | undefined> {
-  const messages = await getSubagentMessages(sessionId, agentId, dir ? { dir } : {});
+  const sdk = await claudeSdk();
+  const messages = await sdk.getSubagentMessages(sessionId, agentId, dir ? { dir } : {});
   if (!messages.length) return undefined;
   const worktree = await subagentWorktree(transcript, sessionId, agentId);
   return { agentId, messages, ...(worktree ? { worktree } : {}) };
@@ -140,24 +135,27 @@ async function sdkSubagent(
 
 /** The SDK reads transcripts from CLAUDE_CONFIG_DIR of this process's environment. */
 export const sdkTranscripts: ClaudeTranscripts = {
-  list: ({ dir, limit, offset, includeWorktrees = false }) =>
-    listSessions({
+  list: async ({ dir, limit, offset, includeWorktrees = false }) =>
+    (await claudeSdk()).listSessions({
       ...(dir ? { dir, includeWorktrees } : {}),
       limit,
       offset,
       includeProgrammatic: true,
     }),
-  info: (sessionId, dir) => getSessionInfo(sessionId, dir ? { dir } : {}),
-  messages: (sessionId, dir) => getSessionMessages(sessionId, dir ? { dir } : {}),
+  info: async (sessionId, dir) => (await claudeSdk()).getSessionInfo(sessionId, dir ? { dir } : {}),
+  messages: async (sessionId, dir) =>
+    (await claudeSdk()).getSessionMessages(sessionId, dir ? { dir } : {}),
   fork: async (sessionId, dir, cwd) => {
-    const forked = (await forkSession(sessionId, dir ? { dir } : {})).sessionId;
-    const recorded = (await getSessionInfo(forked, dir ? { dir } : {}))?.cwd;
+    const sdk = await claudeSdk();
+    const forked = (await sdk.forkSession(sessionId, dir ? { dir } : {})).sessionId;
+    const recorded = (await sdk.getSessionInfo(forked, dir ? { dir } : {}))?.cwd;
     if (cwd && (!recorded || resolve(recorded) !== resolve(cwd))) await relocate(forked, cwd);
     return forked;
   },
-  delete: (sessionId, dir) => deleteSession(sessionId, dir ? { dir } : {}),
+  delete: async (sessionId, dir) =>
+    (await claudeSdk()).deleteSession(sessionId, dir ? { dir } : {}),
   subagents: async (sessionId, dir) => {
-    const ids = await listSubagents(sessionId, dir ? { dir } : {});
+    const ids = await (await claudeSdk()).listSubagents(sessionId, dir ? { dir } : {});
     if (!ids.length) return [];
     const transcript = await transcriptFile(sessionId);
     const agents = await Promise.all(ids.map((id) => sdkSubagent(sessionId, id, dir, transcript)));

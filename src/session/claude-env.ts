@@ -2,7 +2,8 @@ import { supportsFormElicitation } from "../acp/session-client.js";
 import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
 import type { ClaudeQueryOptions } from "../claude/query.js";
 import type { McpServerConfig } from "../claude/types.js";
-import { processMayBypass } from "./modes.js";
+import type { SessionConfiguration } from "./configuration.js";
+import { isPermissionMode, processMayBypass } from "./modes.js";
 
 /** The tool Claude uses to ask the user questions. */
 export const QUESTION_TOOL = "AskUserQuestion";
@@ -42,5 +43,37 @@ export function hostQueryOptions(host: {
     // disable bypass are enforced by the session's mode list and by Claude Code.
     allowBypass: processMayBypass(host.env, process.getuid?.()),
     mcpServers: host.mcpServers ?? {},
+  };
+}
+
+/** Everything one session's Claude Code process is started with. */
+export function sessionQueryOptions(session: {
+  executable: string;
+  env: NodeJS.ProcessEnv;
+  client: AgentClientCapabilities;
+  mcpServers: Record<string, McpServerConfig>;
+  cwd: string;
+  additionalDirectories: readonly string[];
+  /** A new conversation, or the saved one to continue. */
+  conversation: Pick<ClaudeQueryOptions, "sessionId" | "exactSessionId" | "resume">;
+  mode: string;
+  configuration: SessionConfiguration | undefined;
+  canUseTool: ClaudeQueryOptions["canUseTool"];
+  onElicitation: ClaudeQueryOptions["onElicitation"];
+  onSubagentStart?: ClaudeQueryOptions["onSubagentStart"];
+}): ClaudeQueryOptions {
+  const { configuration, mode } = session;
+  const model = configuration?.claudeModel;
+  return {
+    ...hostQueryOptions(session),
+    cwd: session.cwd,
+    ...session.conversation,
+    additionalDirectories: [...session.additionalDirectories],
+    permissionMode: isPermissionMode(mode) ? mode : "default",
+    ...(model ? { model } : {}),
+    flagSettings: configuration?.flagSettings() ?? {},
+    canUseTool: session.canUseTool,
+    ...(session.onElicitation ? { onElicitation: session.onElicitation } : {}),
+    ...(session.onSubagentStart ? { onSubagentStart: session.onSubagentStart } : {}),
   };
 }

@@ -11,7 +11,14 @@ import {
   supportedEfforts,
   type SessionSettingsState,
 } from "./config-options.js";
-import { isModeAvailable, isPermissionMode, modeState, type ModeConditions } from "./modes.js";
+import {
+  isModeAvailable,
+  isPermissionMode,
+  modeState,
+  processMayBypass,
+  type ModeConditions,
+} from "./modes.js";
+import type { AdapterSettings } from "./settings.js";
 
 /** How configuration changes reach the running Claude Code process. */
 export interface ClaudeControls {
@@ -39,9 +46,36 @@ export interface ConfigurationInit {
  * through the SDK, and published to the client.
  */
 export class SessionConfiguration {
+  /** A new session's: the defaults, the models known so far, the limits its settings set. */
+  static forSession(
+    session: {
+      settings: Pick<AdapterSettings, "autoDisabled" | "bypassDisabled">;
+      env: NodeJS.ProcessEnv;
+      models: readonly ModelInfo[];
+      booleanOptions: boolean;
+    },
+    publish: ConfigurationPublisher,
+  ): SessionConfiguration {
+    const { settings, env } = session;
+    return new SessionConfiguration(
+      {
+        state: { mode: "default", model: DEFAULT_MODEL, effort: DEFAULT_EFFORT, fastMode: false },
+        models: session.models,
+        autoDisabled: settings.autoDisabled,
+        bypassAllowed: processMayBypass(env, process.getuid?.()) && !settings.bypassDisabled,
+        booleanOptions: session.booleanOptions,
+      },
+      publish,
+    );
+  }
+
   private readonly state: SessionSettingsState;
   private models: readonly ModelInfo[];
+  /** Whether `models` is a list Claude Code reported (now or at an earlier start). */
+  private modelsKnown: boolean;
   private startedIn: PermissionMode = "default";
+  /** What the client set itself: Claude Code's report at start-up does not undo it. */
+  private readonly chosen = new Set<"mode" | "model">();
 
   constructor(
     private readonly init: ConfigurationInit,
@@ -49,6 +83,7 @@ export class SessionConfiguration {
   ) {
     this.state = { ...init.state };
     this.models = init.models;
+    this.modelsKnown = init.models.length > 0;
   }
 
   get current(): Readonly<SessionSettingsState> {
@@ -70,7 +105,11 @@ export class SessionConfiguration {
 
   conditions(): ModeConditions {
     return {
-      modelSupportsAuto: currentModelInfo(this.state, this.models)?.supportsAutoMode ?? false,
+      // Until Claude Code names its models (none known from an earlier start), Auto is
+      // offered as its default models offer it; the list it reports then decides.
+      modelSupportsAuto: this.modelsKnown
+        ? (currentModelInfo(this.state, this.models)?.supportsAutoMode ?? false)
+        : true,
       autoDisabled: this.init.autoDisabled,
       bypassAllowed: this.init.bypassAllowed,
     };
@@ -93,24 +132,48 @@ export class SessionConfiguration {
     });
   }
 
-  setModels(models: readonly ModelInfo[]): void {
-    this.models = models;
+  /**
+   * Before Claude Code has reported its models (session/new answers first): the settings'
+   * model as the known models resolve it, and the mode the process starts in.
+   */
+  assume(model: string | undefined): void {
+    this.state.model = this.settingsModel(model);
+    this.state.mode = this.startedIn;
   }
 
   /**
-   * The starting model and mode, once the model list is known. A mode the session
-   * cannot offer (auto on a model without it) falls back to `default`.
+   * Claude Code reported its models: the settings' model and mode are adopted as far as the
+   * client has not chosen others meanwhile (a mode the session cannot offer, such as auto
+   * on a model without it, falls back to `default`), and the client hears what changed.
    */
-  async initialize(
-    model: string,
-    mode: PermissionMode,
+  async adopt(
+    models: readonly ModelInfo[],
+    wanted: { model: string | undefined; mode: PermissionMode },
     setClaudeMode: (mode: PermissionMode) => Promise<void>,
   ): Promise<void> {
-    this.state.model = model;
-    const usable =
-      mode === "dontAsk" || isModeAvailable(mode, this.conditions()) ? mode : "default";
-    this.state.mode = usable;
-    if (usable !== this.startedIn) await setClaudeMode(usable);
+    const mode = this.state.mode;
+    const options = JSON.stringify(this.options());
+    this.models = models;
+    this.modelsKnown = true;
+    if (!this.chosen.has("model")) this.state.model = this.settingsModel(wanted.model);
+    if (!this.chosen.has("mode")) {
+      const usable =
+        wanted.mode === "dontAsk" || isModeAvailable(wanted.mode, this.conditions())
+          ? wanted.mode
+          : "default";
+      this.state.mode = usable;
+      if (usable !== this.startedIn) await setClaudeMode(usable);
+    }
+    if (this.state.mode !== mode) await this.publish.modeChanged(this.state.mode);
+    if (JSON.stringify(this.options()) !== options) {
+      await this.publish.optionsChanged(this.options());
+    }
+  }
+
+  private settingsModel(model: string | undefined): string {
+    return (
+      (model ? resolveModelValue(model, this.models)?.value : undefined) ?? (model || DEFAULT_MODEL)
+    );
   }
 
   /** The mode a Claude process may be started in before the model list is known. */
@@ -133,6 +196,7 @@ export class SessionConfiguration {
       });
     }
     await claude?.setPermissionMode(modeId);
+    this.chosen.add("mode");
     await this.modeChanged(modeId);
   }
 
@@ -195,6 +259,7 @@ export class SessionConfiguration {
     if (!model) throw new InvalidParamsError(`Unknown model "${value}".`, { value });
     await claude?.setModel(model.value === DEFAULT_MODEL ? undefined : model.value);
     this.state.model = model.value;
+    this.chosen.add("model");
     // A model without auto support moves the session out of Auto, visibly.
     if (this.state.mode === "auto" && !isModeAvailable("auto", this.conditions())) {
       await claude?.setPermissionMode("default");

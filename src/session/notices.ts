@@ -70,6 +70,11 @@ export function turnFailedNotice(text: string): ClaudeNotice {
   );
 }
 
+/** The session's Claude Code did not start: said at once, before any prompt fails with it. */
+export function startFailedNotice(message: string): ClaudeNotice {
+  return { kind: "start_error", severity: "error", title: message };
+}
+
 /**
  * An MCP server that failed to start (with Claude Code's reason) or needs authentication:
  * a warning, since the session goes on without its tools.

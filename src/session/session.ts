@@ -9,14 +9,13 @@ import type {
 import type { SessionClient } from "../acp/session-client.js";
 import type { SteeringResponse } from "../acp/steering.js";
 import type { ClaudeTranscripts } from "../claude/transcripts.js";
-import type {
-  ClaudeInitialization,
-  ClaudeQuery,
-  ClaudeQueryOptions,
-  StartClaudeQuery,
-} from "../claude/query.js";
+import type { ClaudeInitialization, ClaudeQuery, StartClaudeQuery } from "../claude/query.js";
 import type { CanUseTool, McpServerConfig, SDKMessage, SDKResultMessage } from "../claude/types.js";
-import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
+import {
+  ClaudeNotRespondingError,
+  ClaudeProcessExitedError,
+  type ClaudeStartError,
+} from "../errors.js";
 import { log } from "../logger.js";
 import { parseMcpCommand, type McpCommand } from "../mcp/command.js";
 import { SessionMcp } from "../mcp/session-mcp.js";
@@ -25,18 +24,18 @@ import type { PlanHandoff } from "../plan/handoff.js";
 import { plansDirectory } from "../plan/plan-file.js";
 import { askQuestions } from "../questions/ask.js";
 import { withTimeout } from "../util/timeout.js";
-import { hostQueryOptions } from "./claude-env.js";
+import { sessionQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
 import { availableCommands } from "./commands.js";
 import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
-import { turnFailedNotice } from "./notices.js";
+import type { KnownModels } from "./model-cache.js";
+import { startFailedNotice, turnFailedNotice } from "./notices.js";
 import { SystemMessages } from "./system-messages.js";
 import { continuationId } from "./continuations.js";
-import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-options.js";
 import { SessionConfiguration } from "./configuration.js";
-import { isPermissionMode, processMayBypass } from "./modes.js";
 import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
 import { isSlashCommand, promptToClaude } from "./prompt.js";
+import { IdleClose } from "./idle-close.js";
 import { awaitsSteer, resendSteers, steer } from "./steering.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
@@ -49,12 +48,11 @@ import { TurnQueue, UNFINISHED, userMessage } from "./turn-queue.js";
 import { PlanHandoffs } from "./plan-handoffs.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
+import { StartupWatch, START_TIMEOUT_MS } from "./startup.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
 
 /** How long reading Claude Code's current model after a turn may take. */
 const MODEL_CHECK_TIMEOUT_MS = 2_000;
-/** How long Claude Code may take to start. */
-export const START_TIMEOUT_MS = 60_000;
 
 /** The model name Claude Code gives the messages it makes up itself (API errors). */
 const SYNTHETIC_MODEL = "<synthetic>";
@@ -79,6 +77,8 @@ export interface SessionOptions {
   resume?: string;
   /** The conversations before `resume` in this ACP session (plan handoffs), oldest first. */
   earlier?: readonly string[];
+  /** The models of Claude Code's last start, offered until this one reports its own. */
+  models: KnownModels;
 }
 
 /**
@@ -104,15 +104,19 @@ export class Session {
   private readonly plans: PlanHandoffs;
   private configuration: SessionConfiguration | undefined;
   private initialization: ClaudeInitialization | undefined;
+  /** The first process's start, which the session does not wait for (startup.ts). */
+  private startup: StartupWatch | undefined;
+  /** A failed start no prompt has reported yet: the next prompt does. */
+  private startFailure: ClaudeStartError | undefined;
   private claudeCapabilities: readonly string[] = [];
-  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly idle: IdleClose;
   private readonly titles: TitleWatcher;
   private readonly watchdog: Watchdog;
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
   private readonly ended = new WeakSet<ClaudeQuery>();
   private readonly mcp: SessionMcp;
   private readonly systemMessages: SystemMessages;
-  private readonly activity = new ClaudeActivity(() => this.scheduleIdleClose());
+  private readonly activity = new ClaudeActivity(() => this.idle.schedule());
   private readonly subagents: Subagents;
   private readonly consumer = new ClaudeMessageConsumer(
     {
@@ -132,6 +136,7 @@ export class Session {
   );
 
   constructor(private readonly options: SessionOptions) {
+    this.idle = new IdleClose(options.idleTimeoutMs, () => this.closeIfIdle());
     this.sessionId = options.id;
     this.cwd = options.cwd;
     this.subagents = new Subagents({
@@ -196,8 +201,8 @@ export class Session {
       liveQuery: () => this.query ?? this.startQuery(this.configuration?.current.mode ?? "default"),
       promptSent: () => (this.hasTranscript = true),
       restartQuery: () => this.restartQuery(),
-      busy: () => this.cancelIdleClose(),
-      idle: () => this.scheduleIdleClose(),
+      busy: () => this.idle.cancel(),
+      idle: () => this.idle.schedule(),
       send: (update) => this.send(update),
     });
     const canUseTool = createCanUseTool({
@@ -248,24 +253,28 @@ export class Session {
     return this.options.client;
   }
 
-  /** Starts Claude Code and waits until it has reported what it offers. */
-  async start(): Promise<ClaudeInitialization> {
-    const { settings, env } = this.options;
-    const bypassAllowed = processMayBypass(env, process.getuid?.()) && !settings.bypassDisabled;
-    this.configuration = new SessionConfiguration(
+  /**
+   * Starts Claude Code without waiting for it to be ready (only for a prewarmed process's
+   * claim, which names the conversation): the session answers with the modes and the
+   * models known so far, and what Claude Code reports follows (`started`). A prompt sent
+   * meanwhile waits in the process's input; a start that fails is reported (`startFailed`).
+   */
+  async start(): Promise<void> {
+    const { settings, env, client } = this.options;
+    this.configuration = SessionConfiguration.forSession(
       {
-        state: { mode: "default", model: DEFAULT_MODEL, effort: DEFAULT_EFFORT, fastMode: false },
-        models: [],
-        autoDisabled: settings.autoDisabled,
-        bypassAllowed,
-        booleanOptions: !!this.options.client.capabilities.session?.configOptions?.boolean,
+        settings,
+        env,
+        models: this.options.models.known,
+        booleanOptions: !!client.capabilities.session?.configOptions?.boolean,
       },
       {
-        modeChanged: (mode) => this.options.client.updateCurrentMode(mode),
-        optionsChanged: (options) => this.options.client.updateConfigOptions(options),
+        modeChanged: (mode) => client.updateCurrentMode(mode),
+        optionsChanged: (options) => client.updateConfigOptions(options),
       },
     );
     const query = this.startQuery(this.configuration.startMode(settings.defaultMode));
+    this.configuration.assume(settings.model);
     try {
       const claudeId = await withTimeout(query.sessionId, START_TIMEOUT_MS, "Claude Code start-up");
       // A prewarmed process names the conversation itself; the session takes that name,
@@ -275,35 +284,51 @@ export class Session {
         this.sessionId = claudeId;
         this.options.client.rebind(claudeId);
       }
-      this.initialization = await withTimeout(
-        query.initialization(),
-        START_TIMEOUT_MS,
-        "Claude Code start-up",
-      );
     } catch (error) {
       this.query = undefined;
       query.close();
       throw error;
     }
-    this.configuration.setModels(this.initialization.models);
-    await this.adoptInitialSettings(query);
-    this.scheduleIdleClose();
-    return this.initialization;
+    this.startup = new StartupWatch(query, {
+      started: (q, initialization) => this.started(q, initialization),
+      failed: (q, error) => this.startFailed(q, error),
+    });
+  }
+
+  /** Claude Code reported what it offers: its models and the settings' mode and model apply. */
+  private async started(query: ClaudeQuery, initialization: ClaudeInitialization): Promise<void> {
+    if (this.closed || this.query !== query) return;
+    this.initialization = initialization;
+    this.options.models.remember(initialization.models);
+    const { defaultMode, model } = this.options.settings;
+    await this.send(() =>
+      this.requireConfiguration().adopt(initialization.models, { model, mode: defaultMode }, (m) =>
+        query.setPermissionMode(m),
+      ),
+    );
+    this.idle.schedule();
   }
 
   /**
-   * The initial mode and model from settings, now that the model list is known: a
-   * mode the session cannot offer falls back to `default`.
+   * The first process did not start: the client hears it at once (a notice), and the
+   * prompt waiting for it, or else the next one, fails with the reason. A later prompt
+   * starts a new process.
    */
-  private async adoptInitialSettings(query: ClaudeQuery): Promise<void> {
-    const configuration = this.configuration!;
-    const { defaultMode, model } = this.options.settings;
-    const modelInfo = model ? resolveModelValue(model, this.initialization!.models) : undefined;
-    await configuration.initialize(
-      modelInfo?.value ?? (model || DEFAULT_MODEL),
-      defaultMode,
-      (mode) => query.setPermissionMode(mode),
-    );
+  private async startFailed(query: ClaudeQuery, error: ClaudeStartError): Promise<void> {
+    if (this.closed || this.ended.has(query) || this.query !== query) return;
+    this.ended.add(query);
+    log.warn(`session ${this.id}: ${error.message}`);
+    this.query = undefined;
+    query.close();
+    await this.send(() => this.options.client.sendNotice(startFailedNotice(error.message)));
+    const turn = this.turns.current;
+    if (turn && !turn.isFinished) {
+      turn.abort.abort(error);
+      await this.turns.settle(turn, { error });
+      turn.finish();
+    } else {
+      this.startFailure = error;
+    }
   }
 
   modes(): SessionModeState | undefined {
@@ -347,7 +372,8 @@ export class Session {
    * which MCP servers failed.
    */
   async announce(): Promise<void> {
-    if (!this.initialization) return;
+    await this.startup?.decided;
+    if (!this.initialization || this.closed) return;
     if (this.options.resume) void this.titles.afterOpen();
     await this.options.client.updateAvailableCommands(
       availableCommands(this.initialization.commands),
@@ -360,6 +386,9 @@ export class Session {
    * `signal` (the request's own cancellation) cancels this prompt only.
    */
   async prompt(blocks: readonly ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
+    const failure = this.startFailure;
+    this.startFailure = undefined;
+    if (failure) throw failure;
     const content = promptToClaude(blocks);
     const mcpCommand = parseMcpCommand(blocks);
     if (mcpCommand) return this.runMcpCommand(mcpCommand, signal);
@@ -394,7 +423,7 @@ export class Session {
   /** Cancels everything and ends the Claude process. Closing twice is harmless. */
   close(): void {
     if (this.closed) return;
-    this.cancelIdleClose();
+    this.idle.cancel();
     this.titles.stop();
     this.cancel();
     this.closed = true;
@@ -405,51 +434,26 @@ export class Session {
     query?.close();
   }
 
-  /**
-   * An idle session gives its Claude process back after the idle time; the next prompt
-   * resumes the conversation from its transcript, in the same mode and model.
-   */
-  private scheduleIdleClose(): void {
-    this.cancelIdleClose();
-    const { idleTimeoutMs } = this.options;
-    if (idleTimeoutMs <= 0 || this.closed) return;
-    this.idleTimer = setTimeout(() => {
-      // Background work (a subagent, a command) would die with the process.
-      if (this.turns.busy || !this.query || this.activity.busy) return;
-      log.debug(`session ${this.id}: idle; closing its Claude Code process`);
-      this.restartQuery();
-    }, idleTimeoutMs);
-    this.idleTimer.unref();
-  }
-
-  private cancelIdleClose(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
+  private closeIfIdle(): void {
+    // Background work (a subagent, a command) would die with the process.
+    if (this.closed || this.turns.busy || !this.query || this.activity.busy) return;
+    log.debug(`session ${this.id}: idle; closing its Claude Code process`);
+    this.restartQuery();
   }
 
   private startQuery(mode: string, fresh: { exactSessionId?: boolean } = {}): ClaudeQuery {
-    const { cwd, executable, env, mcpServers, client } = this.options;
-    const configuration = this.configuration;
-    const model = configuration?.claudeModel;
-    const options: ClaudeQueryOptions = {
-      ...hostQueryOptions({
-        executable,
-        env,
-        client: client.capabilities,
-        mcpServers,
-      }),
-      cwd,
-      ...(this.hasTranscript
+    const options = sessionQueryOptions({
+      ...this.options,
+      client: this.options.client.capabilities,
+      conversation: this.hasTranscript
         ? { resume: this.claudeSessionId }
-        : { sessionId: this.claudeSessionId, ...fresh }),
-      additionalDirectories: [...this.options.additionalDirectories],
-      permissionMode: isPermissionMode(mode) ? mode : "default",
-      ...(model ? { model } : {}),
-      flagSettings: configuration?.flagSettings() ?? {},
+        : { sessionId: this.claudeSessionId, ...fresh },
+      mode,
+      configuration: this.configuration,
       canUseTool: this.canUseTool,
       onElicitation: this.watchdog.pausedWhileClientAnswers(this.mcp.onElicitation),
       ...this.subagents.queryOptions(),
-    };
+    });
     const query = this.options.startQuery(options);
     this.query = query;
     this.usage.startNewProcess();
@@ -566,6 +570,11 @@ export class Session {
   }
 
   private async onQueryEnded(query: ClaudeQuery, failure: unknown): Promise<void> {
+    // A live process that ends before it started failed to start; one the session closed
+    // or replaced meanwhile did not.
+    if (this.startup?.isStarting(query) && this.query === query) {
+      return this.startup.fail(query, failure);
+    }
     if (this.ended.has(query)) return;
     this.ended.add(query);
     if (failure) log.warn(`session ${this.id}: Claude Code ended`, failure);

@@ -122,7 +122,7 @@ async function claudeProcessesGone(e2e: E2E) {
 
 describe("the prewarmed spare is one process", () => {
   it("30 initialize calls with changing capabilities never hold more than one spare Claude Code process", async () => {
-    const e2e = await startE2E({ env: { CLAUDE_AGENT_ACP_PREWARM: undefined } });
+    const e2e = await startE2E({ env: { CLAUDE_AGENT_ACP_PREWARM: "1" } });
     const initializing = Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         e2e.initialize(i % 2 ? { elicitation: { form: {} } } : {}),

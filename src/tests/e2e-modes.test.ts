@@ -39,7 +39,20 @@ describe("session/new", () => {
   it("returns the modes and the config options: mode, the real model list, effort and fast mode", async () => {
     const e2e = await startE2E();
 
+    // The first session answers before Claude Code has reported its models (a fresh HOME
+    // knows none): they follow as config_option_update, and the next session/new has them.
+    const first = await e2e.newSession();
+    const modelCount = (options: typeof first.configOptions) => {
+      const model = options?.find((o) => o.id === "model");
+      return model?.type === "select" ? model.options.length : 0;
+    };
+    const reported = await e2e.updates.waitFor(
+      first.sessionId,
+      "config_option_update",
+      (u) => modelCount(u.configOptions) > 1,
+    );
     const { modes, configOptions } = await e2e.newSession();
+    expect(configOptions).toEqual(reported.configOptions);
 
     const asRoot = process.getuid?.() === 0; // bypass needs IS_SANDBOX as root
     const modeIds = [

@@ -186,7 +186,7 @@ describe("session/load after a plan handed off with clear context", () => {
   it("the handoff's conversation takes the id derived from the session's, even with a spare ready; a fresh agent replays both conversations and continues the latest", async () => {
     const first = await startE2E({
       permission: { answer: "select", optionId: "exit-plan-clear-auto" },
-      env: { CLAUDE_AGENT_ACP_PREWARM: undefined },
+      env: { CLAUDE_AGENT_ACP_PREWARM: "1" },
     });
     first.api.setScenario([
       { content: [{ type: "text", text: "Hello." }] },

@@ -20,7 +20,7 @@ describe("a prewarmed Claude process keeps session/new fast", () => {
   it("a new session claims the ready spare, takes Claude's conversation id, and works", async () => {
     const e2e = await startE2E({
       scenario: [{ content: [{ type: "text", text: "Hello from the spare." }] }],
-      env: { CLAUDE_AGENT_ACP_PREWARM: undefined },
+      env: { CLAUDE_AGENT_ACP_PREWARM: "1" },
     });
     await logged(e2e, READY);
     const { sessionId } = await e2e.newSession();
@@ -42,7 +42,7 @@ describe("a prewarmed Claude process keeps session/new fast", () => {
   it("a spare that does not match the session's options is not used", async () => {
     const e2e = await startE2E({
       scenario: [{ content: [{ type: "text", text: "Cold start." }] }],
-      env: { CLAUDE_AGENT_ACP_PREWARM: undefined },
+      env: { CLAUDE_AGENT_ACP_PREWARM: "1" },
     });
     await logged(e2e, READY);
     // Session MCP servers are fixed when a process starts: a spare started without them must not serve.

@@ -129,7 +129,7 @@ describe("subagents as child sessions, with the real Claude Code", () => {
       scenario: launchScript({ ...LAUNCH, isolation: "worktree" }),
       permission: { answer: "select", optionId: "allow-once" },
       initialize: false,
-      env: { CLAUDE_AGENT_ACP_PREWARM: undefined },
+      env: { CLAUDE_AGENT_ACP_PREWARM: "1" },
     });
     gitRepository(e2e.cwd);
     await e2e.initialize(declaresSubagents);

@@ -30,8 +30,9 @@ describe("model and usage truth", () => {
   it("a model change Claude Code reports after a turn moves the model option", async () => {
     const { query, updates, prompt } = await setup();
     query.model = "claude-haiku-9";
+    const before = updates.length;
     await prompt("/model haiku", result());
-    const [update] = of(updates, "config_option_update");
+    const [update] = of(updates.slice(before), "config_option_update");
     expect(update).toMatchObject({
       configOptions: expect.arrayContaining([
         expect.objectContaining({ id: "model", currentValue: "haiku" }),

@@ -66,10 +66,8 @@ async function setup({ env, cwd, options }: Setup = {}) {
   });
   cleanup.push(() => harness.close());
   const dir = cwd ?? mkdtempSync(join(tmpdir(), "acp-config-"));
-  const session: NewSessionResponse = await harness.agent.request(methods.agent.session.new, {
-    cwd: dir,
-    mcpServers: [],
-  });
+  // What the session offers once Claude Code has reported its models.
+  const session: NewSessionResponse = await harness.newStartedSession(dir);
   const query = claude.started.at(-1)!;
   return { ...harness, claude, query, session, sessionId: session.sessionId, cwd: dir };
 }
@@ -114,9 +112,10 @@ describe("modes", () => {
 
   it("session/set_mode changes the mode through the SDK and publishes current_mode_update and config_option_update", async () => {
     const { agent, query, sessionId, updates } = await setup();
+    const before = updates.length;
     await agent.request(methods.agent.session.setMode, { sessionId, modeId: "acceptEdits" });
     expect(query.modes).toEqual(["acceptEdits"]);
-    const published = updates.map((n) => n.update);
+    const published = updates.slice(before).map((n) => n.update);
     expect(published).toContainEqual({
       sessionUpdate: "current_mode_update",
       currentModeId: "acceptEdits",

@@ -131,9 +131,12 @@ function lines(events: SeenEvent[], parent: string): string[] {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
-/** The replayed updates, without what comes after the load (commands, usage). */
+/** What Claude Code's start makes the session announce, apart from the conversation. */
+const START_UPDATES = new Set(["available_commands_update", "config_option_update"]);
+
+/** The replayed updates, without what Claude Code's start announces (commands, models). */
 function replayed(events: SeenEvent[], parent: string): string[] {
-  return lines(events, parent).filter((l) => !l.endsWith("available_commands_update"));
+  return lines(events, parent).filter((l) => !START_UPDATES.has(l.split(" ")[1]!));
 }
 
 /** Claude Code resumes the earlier subagent: a run of its own, named by the SendMessage. */
@@ -463,9 +466,7 @@ describe("session/resume of a conversation with subagents", () => {
       cwd,
       open: { sessionId, method: "resume" },
     });
-    expect(
-      updates(events).filter((n) => n.update.sessionUpdate !== "available_commands_update"),
-    ).toEqual([]);
+    expect(updates(events).filter((n) => !START_UPDATES.has(n.update.sessionUpdate))).toEqual([]);
     const response = agent.request(methods.agent.session.prompt, {
       sessionId,
       prompt: [{ type: "text", text: "And b.txt?" }],

@@ -22,7 +22,8 @@ export async function fakeSession(
   const claude = fakeClaude(claudeInit);
   const harness = await connectInProcess({ startQuery: claude.startQuery, ...options });
   onTestFinished(() => harness.close());
-  const sessionId = await harness.newSession(cwd);
+  // Started: what Claude Code reported at its start is in before the test goes on.
+  const { sessionId } = await harness.newStartedSession(cwd);
   const query: FakeClaudeQuery = claude.started.at(-1)!;
   const prompt = async (text: string, ...messages: Parameters<FakeClaudeQuery["emit"]>) => {
     const sent = query.sent.length;

@@ -8,6 +8,7 @@ import {
   type ClientContext,
   type CreateElicitationRequest,
   type CreateElicitationResponse,
+  type NewSessionResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
@@ -62,6 +63,11 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
     | { kind: "permission"; request: RequestPermissionRequest }
   >;
   newSession(cwd: string): Promise<string>;
+  /**
+   * session/new, then what the session offers once Claude Code has started: the response
+   * with the mode and config option updates that followed it folded in.
+   */
+  newStartedSession(cwd: string): Promise<NewSessionResponse>;
   close(): void;
 }> {
   const updates: SessionNotification[] = [];
@@ -112,6 +118,23 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
     events,
     newSession: async (cwd) =>
       (await agent.request(methods.agent.session.new, { cwd, mcpServers: [] })).sessionId,
+    newStartedSession: async (cwd) => {
+      const response = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+      // The commands are announced once the start is decided, after its other updates.
+      const mine = () => updates.filter((n) => n.sessionId === response.sessionId);
+      while (!mine().some((n) => n.update.sessionUpdate === "available_commands_update")) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      return mine().reduce<NewSessionResponse>((state, { update }) => {
+        if (update.sessionUpdate === "config_option_update") {
+          return { ...state, configOptions: update.configOptions };
+        }
+        if (update.sessionUpdate === "current_mode_update" && state.modes) {
+          return { ...state, modes: { ...state.modes, currentModeId: update.currentModeId } };
+        }
+        return state;
+      }, response);
+    },
     close: () => connection.close(),
   };
 }

@@ -1,0 +1,22 @@
+// The Claude Agent SDK is loaded on first use, not with the agent: compiling and running
+// it blocks the event loop for a few hundred milliseconds, and nothing before a session
+// starts needs it (initialize, session/new's answer). One load, shared by every caller.
+import type * as Sdk from "@anthropic-ai/claude-agent-sdk";
+import { mark } from "../runtime/marks.js";
+
+type ClaudeSdk = typeof Sdk;
+
+let loading: Promise<ClaudeSdk> | undefined;
+
+/** The SDK module; the first call starts loading it. */
+export function claudeSdk(): Promise<ClaudeSdk> {
+  loading ??= loadSdk();
+  return loading;
+}
+
+async function loadSdk(): Promise<ClaudeSdk> {
+  mark("claude-sdk-load");
+  const sdk = await import("@anthropic-ai/claude-agent-sdk");
+  mark("claude-sdk-loaded");
+  return sdk;
+}

@@ -1,0 +1,93 @@
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import type { ModelInfo } from "../claude/types.js";
+import { log } from "../logger.js";
+
+/**
+ * The models Claude Code reported at its last start, per Claude Code build and config dir,
+ * so that session/new can offer them before this session's Claude Code has started (it
+ * answers first; the list Claude Code reports then follows as config_option_update).
+ */
+export interface KnownModels {
+  /** The models of the last start (none yet: the defaults). */
+  readonly known: readonly ModelInfo[];
+  /** What Claude Code reported at this start, for the next session. */
+  remember(models: readonly ModelInfo[]): void;
+}
+
+/** Entries kept: one per Claude Code build and config dir seen recently. */
+const MAX_ENTRIES = 8;
+
+/** Only what the cache needs to trust a file it did not write in this run. */
+const cacheFile = z.object({
+  version: z.literal(1),
+  entries: z.array(
+    z.object({
+      key: z.string(),
+      models: z.array(z.looseObject({ value: z.string(), displayName: z.string() })),
+    }),
+  ),
+});
+type CacheFile = z.infer<typeof cacheFile>;
+
+/** `$XDG_CACHE_HOME/claude-agent-acp/models.json`, else under `~/.cache`. */
+export function modelCachePath(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME || homedir(), ".cache");
+  return join(base, "claude-agent-acp", "models.json");
+}
+
+export class ModelCache {
+  private entries: CacheFile["entries"] | undefined;
+  private reading: Promise<void> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly file: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** The models known for this executable (its build: path, size, mtime) and config dir. */
+  async lookup(executable: string): Promise<KnownModels> {
+    const key = await this.key(executable);
+    await (this.reading ??= this.read());
+    const models = (this.entries?.find((e) => e.key === key)?.models ?? []) as ModelInfo[];
+    return { known: models, remember: (reported) => this.remember(key, reported) };
+  }
+
+  private async key(executable: string): Promise<string> {
+    const info = await stat(executable).catch(() => undefined);
+    const configDir =
+      this.env.CLAUDE_CONFIG_DIR?.trim() || join(this.env.HOME || homedir(), ".claude");
+    return JSON.stringify([executable, info?.size, info?.mtimeMs, configDir]);
+  }
+
+  private async read(): Promise<void> {
+    try {
+      const parsed = cacheFile.safeParse(JSON.parse(await readFile(this.file, "utf8")));
+      this.entries = parsed.success ? parsed.data.entries : [];
+    } catch {
+      this.entries = []; // none yet, or unreadable: the defaults
+    }
+  }
+
+  private remember(key: string, models: readonly ModelInfo[]): void {
+    const entries = (this.entries ?? []).filter((e) => e.key !== key);
+    const same = JSON.stringify(this.entries?.find((e) => e.key === key)?.models);
+    this.entries = [{ key, models: [...models] }, ...entries].slice(0, MAX_ENTRIES);
+    if (same === JSON.stringify(models)) return;
+    const text = `${JSON.stringify({ version: 1, entries: this.entries })}\n`;
+    // One write at a time, each whole (a temp file renamed over the old one).
+    this.writing = this.writing.then(async () => {
+      try {
+        await mkdir(dirname(this.file), { recursive: true });
+        const temp = `${this.file}.${process.pid}.tmp`;
+        await writeFile(temp, text);
+        await rename(temp, this.file);
+      } catch (error) {
+        log.debug("could not save the model list", error);
+      }
+    });
+  }
+}
