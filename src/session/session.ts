@@ -174,7 +174,7 @@ export class Session {
     );
     const context = { cwd: options.cwd };
     this.terminals = new SessionTerminals(
-      { client: options.client, send: (update) => this.send(update) },
+      { client: options.client, send: (update) => this.send(update), process: () => this.query },
       options.cwd,
     );
     this.stream = new StreamTranslator(options.client, this.tools, context, this.terminals);
@@ -573,8 +573,8 @@ export class Session {
     if (active) {
       this.query = undefined;
       this.activity.reset();
-      void this.terminals.processEnded();
     }
+    void this.terminals.processEnded(query); // a replaced process's commands end with it too
     query.close();
     // A replaced process ending late says nothing about the live one.
     if (!active && this.query) return;
