@@ -489,6 +489,7 @@ export class Session {
     turn.usage = addTurnUsage(turn.usage, result);
     const steered = awaitsSteer(turn, result);
     if ((await this.plans.continueTurn(turn)) || steered) return;
+    turn.closing = true; // a steer from now on starts a turn of its own (steering.ts)
     // Asking Claude Code costs a round trip: before the answer only after a slash command
     // (`/model` must show when its turn ends), after it otherwise (a fallback).
     const command = isSlashCommand(turn.prompt);

@@ -200,6 +200,38 @@ describe("_session/steering with a turn running", () => {
     expect(await next.answer).toMatchObject({ stopReason: "end_turn" });
   });
 
+  it("a steer that comes after the turn's last result, while the agent still closes the turn, does not join it: promptRequired when asked, and Claude Code gets nothing", async () => {
+    const { steer, start, query } = await steeringSession();
+    let reportModel: ((model: string) => void) | undefined;
+    // After a slash command the agent reads the model before it answers: the turn is closing.
+    query.currentModel = () => new Promise((resolve) => (reportModel = resolve));
+    const { answer, message } = await start("/compact");
+    query.emit(answering(message));
+    await expect.poll(() => reportModel).toBeDefined();
+
+    expect(await steer(text("one more"), { steering: { idleBehavior: "promptRequired" } })).toEqual(
+      { outcome: "promptRequired", reason: "noRunningTurn" },
+    );
+    reportModel!("default");
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+    expect(query.sent).toHaveLength(1);
+  });
+
+  it("such a steer, without promptRequired, starts the next turn once the closing one is answered", async () => {
+    const { steer, start, query } = await steeringSession();
+    let reportModel: ((model: string) => void) | undefined;
+    query.currentModel = () => new Promise((resolve) => (reportModel = resolve));
+    const { answer, message } = await start("/compact");
+    query.emit(answering(message));
+    await expect.poll(() => reportModel).toBeDefined();
+
+    expect(await steer(text("one more"))).toEqual({ outcome: "startedNewTurn" });
+    reportModel!("default");
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+    const next = await query.waitForSent(2);
+    expect(next.message.content).toEqual(text("one more"));
+  });
+
   it("a process that dies before it said anything gets the prompt and the steer again, and the turn still waits for both", async () => {
     const { steer, start, query, claude } = await steeringSession();
     const restarted = claude.nextStart();
