@@ -105,6 +105,15 @@ describe("_session/steering params", () => {
     ).rejects.toMatchObject({ code: -32002, data: { sessionId: "no-such-session" } });
   });
 
+  it("a closed session is resource not found (-32002), also with a turn that was running, and nothing reaches Claude Code", async () => {
+    const { steer, start, query, agent, sessionId } = await steeringSession();
+    const { answer } = await start("do the work");
+    await agent.request(methods.agent.session.close, { sessionId });
+    await expect(answer).resolves.toMatchObject({ stopReason: "cancelled" });
+    await expect(steer(text("x"))).rejects.toMatchObject({ code: -32002, data: { sessionId } });
+    expect(query.sent).toHaveLength(1);
+  });
+
   it("content the prompt conversion refuses (audio) is invalid params, and nothing reaches Claude Code", async () => {
     const { steer, query } = await steeringSession();
     await expect(
@@ -301,6 +310,24 @@ describe("_session/steering with a turn running", () => {
     await agent.notify(methods.agent.session.cancel, { sessionId });
     expect((await answer).stopReason).toBe("cancelled");
     expect(query.interrupts).toBe(1);
+  });
+
+  it("a steer after session/cancel, while Claude Code is still stopping, does not join the cancelled turn (promptRequired when asked)", async () => {
+    const { steer, start, query, agent, sessionId } = await steeringSession();
+    const { answer, message } = await start("do the work");
+    query.onInterrupt = () => undefined; // Claude Code takes its time to stop
+    await agent.notify(methods.agent.session.cancel, { sessionId });
+    await expect.poll(() => query.interrupts).toBe(1);
+
+    expect(await steer(text("instead"), { steering: { idleBehavior: "promptRequired" } })).toEqual({
+      outcome: "promptRequired",
+      reason: "noRunningTurn",
+    });
+    query.emit(
+      result({ subtype: "error_during_execution", extra: { user_message_uuids: [message.uuid] } }),
+    );
+    expect(await answer).toMatchObject({ stopReason: "cancelled" });
+    expect(query.sent).toHaveLength(1);
   });
 
   it("a steer while a permission request is open leaves the request open, and its answer still counts", async () => {
