@@ -114,13 +114,14 @@ function mergeTerminal(state: ToolCallState, meta: unknown): void {
   if (output && typeof output.data === "string") {
     terminal.output += output.data;
     if (terminal.output.length > TERMINAL_KEEP_CHARS) {
-      const cut = terminal.output.indexOf("\n", terminal.output.length - TERMINAL_KEEP_CHARS);
-      if (cut >= 0) {
-        const gone = terminal.output.slice(0, cut + 1).split("\n").length - 1;
-        terminal.output = terminal.output.slice(cut + 1);
-        terminal.dropped += gone;
-        terminal.printed = Math.max(0, terminal.printed - gone);
-      }
+      // Whole lines go, or, when the kept end holds no line break, the front of the last line.
+      const from = terminal.output.length - TERMINAL_KEEP_CHARS;
+      const lineEnd = terminal.output.indexOf("\n", from);
+      const cut = lineEnd >= 0 ? lineEnd + 1 : from;
+      const gone = terminal.output.slice(0, cut).split("\n").length - 1;
+      terminal.output = terminal.output.slice(cut);
+      terminal.dropped += gone;
+      terminal.printed = Math.max(0, terminal.printed - gone);
     }
   }
   if (isRecord(exit)) {

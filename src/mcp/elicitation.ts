@@ -27,8 +27,12 @@ const CANCEL: McpElicitationResult = { action: "cancel" };
 const EMPTY_FORM = { type: "object", properties: {} };
 
 const answer = z.looseObject({ action: z.string(), content: z.unknown().optional() });
-/** Only web pages are opened for a server: no file:, javascript: or custom schemes. */
-export const webUrl = z.url({ protocol: /^https?$/ });
+/**
+ * Only web pages are opened for a server: no file:, javascript: or custom schemes. The page
+ * goes on as the address it parses to, where control characters, spaces and bidi overrides
+ * are percent-encoded (the parser accepts them, and the raw text would reach the user).
+ */
+export const webUrl = z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).href);
 
 /** The user sees which server is asking: a server's words alone could pass for anyone's. */
 function attributed(request: McpElicitationRequest): string {

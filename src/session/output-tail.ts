@@ -1,6 +1,13 @@
+import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { cleanMultiline } from "../util/text.js";
+
+/**
+ * The output file is Claude Code's own regular file: a symbolic link put in its place is not
+ * followed, and opening a FIFO does not wait for a writer (its type is then refused).
+ */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** At most this much of a growing output file is read at once; older bytes are skipped. */
 export const TAIL_READ_BYTES = 64 * 1024;
@@ -48,12 +55,14 @@ export class OutputTail {
   private async readBytes(): Promise<string> {
     let handle;
     try {
-      handle = await open(this.path, "r");
+      handle = await open(this.path, READ_FLAGS);
     } catch {
-      return ""; // not created yet, or already removed
+      return ""; // not created yet, already removed, or a symbolic link
     }
     try {
-      const { size } = await handle.stat();
+      const stats = await handle.stat();
+      if (!stats.isFile()) return ""; // a FIFO or a device has no output to tail
+      const { size } = stats;
       let skipped = "";
       if (size - this.offset > TAIL_READ_BYTES) {
         const bytes = size - TAIL_READ_BYTES - this.offset;

@@ -179,7 +179,7 @@ export class Session {
     );
     const context = { cwd: options.cwd };
     this.terminals = new SessionTerminals(
-      { client: options.client, send: (update) => this.send(update) },
+      { client: options.client, send: (update) => this.send(update), process: () => this.query },
       options.cwd,
     );
     this.stream = new StreamTranslator(options.client, this.tools, context, this.terminals);
@@ -493,6 +493,7 @@ export class Session {
     turn.usage = addTurnUsage(turn.usage, result);
     const steered = awaitsSteer(turn, result);
     if ((await this.plans.continueTurn(turn)) || steered) return;
+    turn.closing = true; // a steer from now on starts a turn of its own (steering.ts)
     // Asking Claude Code costs a round trip: before the answer only after a slash command
     // (`/model` must show when its turn ends), after it otherwise (a fallback).
     const command = isSlashCommand(turn.prompt);
@@ -582,8 +583,8 @@ export class Session {
     if (active) {
       this.query = undefined;
       this.activity.reset();
-      void this.terminals.processEnded();
     }
+    void this.terminals.processEnded(query); // a replaced process's commands end with it too
     query.close();
     // A replaced process ending late says nothing about the live one.
     if (!active && this.query) return;

@@ -26,8 +26,9 @@ export interface SteeringHost {
  * is open (none is cancelled) and hands it to the model with the next tool result; if the
  * model is already writing its last answer, Claude Code answers the message in a turn of
  * its own right after. Either way the running prompt is answered once, after the message is
- * answered too (`awaitsSteer`). Without a running turn: `promptRequired` when the client
- * asked for it, else the message starts a turn like a prompt nobody waits for.
+ * answered too (`awaitsSteer`). Without a running turn (or once the result that answers it
+ * came, while the agent closes it): `promptRequired` when the client asked for it, else the
+ * message starts a turn like a prompt nobody waits for.
  */
 export function steer(
   host: SteeringHost,
@@ -37,7 +38,14 @@ export function steer(
   const content = promptToClaude(blocks); // the same conversion (and hardening) as a prompt
   const turn = host.currentTurn();
   const query = host.query();
-  if (turn && query && !turn.isSettled && !turn.isFinished && !turn.cancelRequested) {
+  if (
+    turn &&
+    query &&
+    !turn.closing &&
+    !turn.isSettled &&
+    !turn.isFinished &&
+    !turn.cancelRequested
+  ) {
     sendSteer(turn, query, content);
     return { outcome: "injected" };
   }

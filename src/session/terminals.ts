@@ -1,5 +1,6 @@
 import type { ToolCall, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { SessionClient } from "../acp/session-client.js";
+import type { ClaudeQuery } from "../claude/query.js";
 import { log } from "../logger.js";
 import {
   backgroundCommand,
@@ -30,6 +31,8 @@ export interface TerminalsHost {
   readonly client: SessionClient;
   /** Sends an update; a client that went away is logged, not fatal. */
   send(update: () => Promise<void>): Promise<void>;
+  /** The live Claude process, whose background commands are followed. */
+  process(): ClaudeQuery | undefined;
 }
 
 /** Claude Code's report that a task (a background command) ended. */
@@ -42,6 +45,8 @@ export interface TaskEnd {
 /** A background command whose output file is read as it grows. */
 interface Follower {
   call: TrackedToolCall;
+  /** The process that runs the command: its task ends with it. */
+  process: ClaudeQuery | undefined;
   tail: OutputTail;
   timer: NodeJS.Timeout | undefined;
   /** Reads and sends run one after another. */
@@ -146,11 +151,16 @@ export class SessionTerminals {
     await this.end(task.task_id, follower, exit);
   }
 
-  /** The Claude process ended: its background commands ended with it, how is unknown. */
-  async processEnded(): Promise<void> {
+  /**
+   * A Claude process ended (crashed, or replaced by the session: a restart, a plan handoff):
+   * its background commands ended with it, how is unknown, and no task end will come.
+   */
+  async processEnded(process: ClaudeQuery): Promise<void> {
     const unknown = { exitCode: null, signal: null };
     await Promise.all(
-      [...this.followers].map(([taskId, follower]) => this.end(taskId, follower, unknown)),
+      [...this.followers]
+        .filter(([, follower]) => follower.process === process)
+        .map(([taskId, follower]) => this.end(taskId, follower, unknown)),
     );
   }
 
@@ -166,6 +176,7 @@ export class SessionTerminals {
   private follow(call: TrackedToolCall, taskId: string, outputFile: string): void {
     const follower: Follower = {
       call,
+      process: this.host.process(),
       tail: new OutputTail(outputFile),
       timer: undefined,
       chain: Promise.resolve(),

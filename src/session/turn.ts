@@ -32,6 +32,8 @@ export class Turn {
   readonly sentIds = new Set<string>();
   /** Steers sent into this turn that no result has named yet, by id (see steering.ts). */
   readonly steers = new Map<string, UserContentBlock[]>();
+  /** The result that answers it came and it only closes now: a steer cannot join it. */
+  closing = false;
   /** Claude Code said something (anything) since the prompt was sent. */
   heardFromClaude = false;
   resent = false;

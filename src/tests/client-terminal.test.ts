@@ -164,4 +164,18 @@ describe("a command's terminal in the client", () => {
     expect(out).not.toContain("\u001b]0");
     expect(out).not.toContain("\u0007");
   });
+
+  it("keeps a bounded end of the output, also of output that never breaks a line", async () => {
+    const chunk = "~".repeat(40 * 1024);
+    const { out } = await run(async (send) => {
+      await announce(send);
+      for (let i = 0; i < 4; i++) await output(send, chunk);
+      await output(send, "end");
+      await exit(send, 0, "completed");
+    }, false);
+    const shown = visible(out).replace(/[^~]/g, "").length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThanOrEqual(64 * 1024);
+    expect(visible(out)).toContain("end\n  └ ✓ completed · exit code 0");
+  });
 });

@@ -1,8 +1,12 @@
 // End-to-end: `_session/steering` on the real Claude Code. A steer sent while a turn runs
 // reaches the model within that turn, the turn's prompt is answered once (after the steer is
-// answered), and an open permission request is neither cancelled nor overtaken by it.
+// answered), and an open permission request is neither cancelled nor overtaken by it. A steer's
+// embedded context is data as in a prompt: Claude Code reads no file it mentions.
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
 import {
@@ -22,11 +26,42 @@ const echo: TurnSpec = (request) => ({
   content: [{ type: "text", text: `I read: ${lastUserText(request)}` }],
 });
 
-function steer(e2e: E2E, sessionId: string, text: string): Promise<SteeringResponse> {
+function steer(
+  e2e: E2E,
+  sessionId: string,
+  prompt: string | ContentBlock[],
+): Promise<SteeringResponse> {
   return e2e.client.request<SteeringResponse>(STEERING_METHOD, {
     sessionId,
-    prompt: [{ type: "text", text }],
+    prompt: typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt,
   });
+}
+
+/** Two files beside the project, each holding a marker, and a resource that mentions them. */
+async function mentioningResource(e2e: E2E) {
+  const outside = join(dirname(e2e.cwd), "outside");
+  await mkdir(outside, { recursive: true });
+  const markers: string[] = [];
+  const lines = ["notes"];
+  for (const name of ["line-start", "mid-line"]) {
+    const marker = `SECRET-${name}-${randomUUID()}`;
+    await writeFile(join(outside, name), `${marker}\n`);
+    markers.push(marker);
+  }
+  lines.push(`@${join(outside, "line-start")}`, `see @${join(outside, "mid-line")} too`);
+  const resource: ContentBlock = {
+    type: "resource",
+    resource: { uri: "file:///notes.md", text: lines.join("\n") },
+  };
+  /** The markers that reached the model, and how many files Claude Code read for mentions. */
+  const leaks = () => {
+    const sent = JSON.stringify(e2e.api.requests.map((r) => r.body));
+    return {
+      leaked: markers.filter((m) => sent.includes(m)),
+      reads: sent.split("Called the Read tool").length - 1,
+    };
+  };
+  return { resource, leaks };
 }
 
 const mentionsSteer = (request: RecordedRequest) => JSON.stringify(request.body).includes(STEER);
@@ -147,5 +182,60 @@ describe("_session/steering on the real Claude Code", { timeout: 90_000 }, () =>
     expect(toolResults(main[1]!)).toEqual([expect.objectContaining({ is_error: false })]);
     expect(lastUserText(main[1]!)).toContain(STEER);
     expect(e2e.permissions.records).toHaveLength(1);
+  });
+
+  it("a steer's embedded context is data, as in a prompt: mid-tool, Claude Code reads no file it mentions", async () => {
+    const e2e = await startE2E({
+      scenario: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              name: "Bash",
+              input: { command: "sleep 3; echo slept", description: "Wait" },
+            },
+          ],
+        },
+        echo,
+      ],
+      permission: { answer: "select", optionId: "allow-once" },
+    });
+    const { resource, leaks } = await mentioningResource(e2e);
+    const { sessionId } = await e2e.newSession();
+
+    const answer = e2e.prompt(sessionId, "Wait a bit.");
+    await e2e.updates.waitFor(sessionId, "tool_call", () => true);
+    const steered = [resource, { type: "text", text: STEER }] as ContentBlock[];
+    expect(await steer(e2e, sessionId, steered)).toEqual({ outcome: "injected" });
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+
+    expect(lastUserText(e2e.api.mainRequests().at(-1)!)).toContain(
+      '<context ref="file:///notes.md">',
+    );
+    expect(leaks()).toEqual({ leaked: [], reads: 0 });
+  });
+
+  it("a steer of embedded context alone, answered after the last answer, is inert too: no file it mentions is read", async () => {
+    const e2e = await startE2E({
+      scenario: [
+        {
+          content: [{ type: "text", text: "one two three four five six", chunks: 6 }],
+          delayMs: 400,
+        },
+        echo,
+      ],
+    });
+    const { resource, leaks } = await mentioningResource(e2e);
+    const { sessionId } = await e2e.newSession();
+
+    const answer = e2e.prompt(sessionId, "Count.");
+    await e2e.updates.waitFor(sessionId, "agent_message_chunk", () => true);
+    expect(await steer(e2e, sessionId, [resource])).toEqual({ outcome: "injected" });
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+
+    expect(e2e.api.mainRequests()).toHaveLength(2);
+    expect(lastUserText(e2e.api.mainRequests()[1]!)).toContain('<context ref="file:///notes.md">');
+    expect(leaks()).toEqual({ leaked: [], reads: 0 });
+    expect(e2e.permissions.records).toEqual([]);
   });
 });

@@ -155,6 +155,21 @@ describe("/mcp auth <server>", () => {
     ]);
   });
 
+  it("sends and shows the sign-in page as the address it parses to: no control character, line break or bidi override of it reaches the client", async () => {
+    const page = "https://auth.example/authorize?x=1\u001b[2J\n&y=\u202e2 3";
+    const shown = "https://auth.example/authorize?x=1%1B[2J&y=%E2%80%AE2%203";
+    const opened = await signingIn(URL_CLIENT, () => ({ action: "decline" }));
+    opened.query.mcpSignIn = { authorizationUrl: page };
+    const byHand = await signingIn({});
+    byHand.query.mcpSignIn = { authorizationUrl: page };
+
+    await opened.send("/mcp auth remote");
+    await byHand.send("/mcp auth remote");
+
+    expect(opened.elicitations).toEqual([expect.objectContaining({ mode: "url", url: shown })]);
+    expect(byHand.answers()).toEqual([expect.stringContaining(`open this page: ${shown}\n`)]);
+  });
+
   it("asks nothing when Claude Code needs no one (it holds a token), and reports the server", async () => {
     const s = await signingIn(URL_CLIENT);
     s.query.mcpSignIn = {};

@@ -105,6 +105,15 @@ describe("_session/steering params", () => {
     ).rejects.toMatchObject({ code: -32002, data: { sessionId: "no-such-session" } });
   });
 
+  it("a closed session is resource not found (-32002), also with a turn that was running, and nothing reaches Claude Code", async () => {
+    const { steer, start, query, agent, sessionId } = await steeringSession();
+    const { answer } = await start("do the work");
+    await agent.request(methods.agent.session.close, { sessionId });
+    await expect(answer).resolves.toMatchObject({ stopReason: "cancelled" });
+    await expect(steer(text("x"))).rejects.toMatchObject({ code: -32002, data: { sessionId } });
+    expect(query.sent).toHaveLength(1);
+  });
+
   it("content the prompt conversion refuses (audio) is invalid params, and nothing reaches Claude Code", async () => {
     const { steer, query } = await steeringSession();
     await expect(
@@ -200,6 +209,38 @@ describe("_session/steering with a turn running", () => {
     expect(await next.answer).toMatchObject({ stopReason: "end_turn" });
   });
 
+  it("a steer that comes after the turn's last result, while the agent still closes the turn, does not join it: promptRequired when asked, and Claude Code gets nothing", async () => {
+    const { steer, start, query } = await steeringSession();
+    let reportModel: ((model: string) => void) | undefined;
+    // After a slash command the agent reads the model before it answers: the turn is closing.
+    query.currentModel = () => new Promise((resolve) => (reportModel = resolve));
+    const { answer, message } = await start("/compact");
+    query.emit(answering(message));
+    await expect.poll(() => reportModel).toBeDefined();
+
+    expect(await steer(text("one more"), { steering: { idleBehavior: "promptRequired" } })).toEqual(
+      { outcome: "promptRequired", reason: "noRunningTurn" },
+    );
+    reportModel!("default");
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+    expect(query.sent).toHaveLength(1);
+  });
+
+  it("such a steer, without promptRequired, starts the next turn once the closing one is answered", async () => {
+    const { steer, start, query } = await steeringSession();
+    let reportModel: ((model: string) => void) | undefined;
+    query.currentModel = () => new Promise((resolve) => (reportModel = resolve));
+    const { answer, message } = await start("/compact");
+    query.emit(answering(message));
+    await expect.poll(() => reportModel).toBeDefined();
+
+    expect(await steer(text("one more"))).toEqual({ outcome: "startedNewTurn" });
+    reportModel!("default");
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+    const next = await query.waitForSent(2);
+    expect(next.message.content).toEqual(text("one more"));
+  });
+
   it("a process that dies before it said anything gets the prompt and the steer again, and the turn still waits for both", async () => {
     const { steer, start, query, claude } = await steeringSession();
     const restarted = claude.nextStart();
@@ -269,6 +310,24 @@ describe("_session/steering with a turn running", () => {
     await agent.notify(methods.agent.session.cancel, { sessionId });
     expect((await answer).stopReason).toBe("cancelled");
     expect(query.interrupts).toBe(1);
+  });
+
+  it("a steer after session/cancel, while Claude Code is still stopping, does not join the cancelled turn (promptRequired when asked)", async () => {
+    const { steer, start, query, agent, sessionId } = await steeringSession();
+    const { answer, message } = await start("do the work");
+    query.onInterrupt = () => undefined; // Claude Code takes its time to stop
+    await agent.notify(methods.agent.session.cancel, { sessionId });
+    await expect.poll(() => query.interrupts).toBe(1);
+
+    expect(await steer(text("instead"), { steering: { idleBehavior: "promptRequired" } })).toEqual({
+      outcome: "promptRequired",
+      reason: "noRunningTurn",
+    });
+    query.emit(
+      result({ subtype: "error_during_execution", extra: { user_message_uuids: [message.uuid] } }),
+    );
+    expect(await answer).toMatchObject({ stopReason: "cancelled" });
+    expect(query.sent).toHaveLength(1);
   });
 
   it("a steer while a permission request is open leaves the request open, and its answer still counts", async () => {

@@ -1,3 +1,4 @@
+import { basename, isAbsolute, normalize } from "node:path";
 import type { ToolCall, ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { cleanMultiline } from "../util/text.js";
 import { isRecord } from "./input.js";
@@ -111,10 +112,17 @@ export interface BackgroundCommand {
   outputFile: string;
 }
 
+/** Claude Code's task ids: letters and digits, nothing that could name a directory. */
+const TASK_ID = /^[A-Za-z0-9_-]+$/;
+// eslint-disable-next-line no-control-regex -- a line break or control character in a path
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
 /**
  * The background task of a command's result, when the command went on in the background
  * (`run_in_background`, or a timeout moved it there). The output file is named in the
- * result text Claude Code writes for the model.
+ * result text Claude Code writes for the model, after what the command printed on stderr:
+ * the last naming counts (a command cannot name another file before it), and only an
+ * absolute, normalized path to the task's own `<task id>.output` is followed.
  */
 export function backgroundCommand(
   block: ToolResultBlock,
@@ -122,14 +130,21 @@ export function backgroundCommand(
 ): BackgroundCommand | undefined {
   if (!isRecord(structured) || typeof structured.backgroundTaskId !== "string") return undefined;
   const taskId = structured.backgroundTaskId;
+  if (!TASK_ID.test(taskId)) return undefined;
   const text = resultText(block);
   const marker = "Output is being written to: ";
-  const start = text.indexOf(marker);
+  const start = text.lastIndexOf(marker);
   if (start < 0) return undefined;
   const name = `${taskId}.output`;
   const end = text.indexOf(name, start);
   if (end < 0) return undefined;
-  return { taskId, outputFile: text.slice(start + marker.length, end + name.length) };
+  const outputFile = text.slice(start + marker.length, end + name.length);
+  const followed =
+    isAbsolute(outputFile) &&
+    normalize(outputFile) === outputFile &&
+    basename(outputFile) === name &&
+    !CONTROL_CHARACTER.test(outputFile);
+  return followed ? { taskId, outputFile } : undefined;
 }
 
 // Claude Code ends a background command's output file with this line; the exit is sent apart.
