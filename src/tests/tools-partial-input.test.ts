@@ -96,5 +96,6 @@ describe("parsePartialInput yields only complete top-level fields", () => {
       }),
       { numRuns: 200 },
     );
-  });
+    // Every prefix of every document: seconds alone, far more on a loaded machine.
+  }, 120_000);
 });
