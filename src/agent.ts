@@ -1,7 +1,8 @@
-import { agent, methods, type AgentApp, type AgentContext } from "@agentclientprotocol/sdk";
+import { agent, methods, type AgentApp } from "@agentclientprotocol/sdk";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import { forkSessionParams, FORK_METHOD } from "./acp/fork.js";
+import { v1Channel, type ClientChannel } from "./acp/channel.js";
 import { sessionClient } from "./acp/child-sessions.js";
 import {
   withUnstableCapabilities,
@@ -20,8 +21,8 @@ export { DEFAULT_IDLE_TIMEOUT_MS, type AgentDependencies } from "./agent-core.js
  */
 export function createAgent(deps: AgentDependencies): AgentApp {
   /** The connection's client: every session's sender speaks to it. */
-  let context: AgentContext | undefined;
-  const core = new AgentCore(deps, (id, capabilities) => sessionClient(context!, id, capabilities));
+  let channel: ClientChannel | undefined;
+  const core = new AgentCore(deps, (id, capabilities) => sessionClient(channel!, id, capabilities));
   let unstableCapabilities: UnstableClientCapabilities = {};
 
   const state = (session: Session) => ({
@@ -34,7 +35,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     (capabilities) => (unstableCapabilities = capabilities),
   )
     .onConnect((connection) => {
-      context = connection.client;
+      channel = v1Channel(connection.client);
       connection.signal.addEventListener("abort", () => core.disconnected());
     })
     .onRequest(methods.agent.initialize, ({ params }) => {
