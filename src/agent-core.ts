@@ -270,8 +270,14 @@ export class AgentCore {
     return this.sessions.require(sessionId);
   }
 
-  prompt(sessionId: string, prompt: ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
-    return this.sessions.require(sessionId).prompt(prompt, signal);
+  /** Resolves with the turn's stop reason; `started`: see Session.prompt. */
+  prompt(
+    sessionId: string,
+    prompt: ContentBlock[],
+    signal?: AbortSignal,
+    started?: () => void,
+  ): Promise<PromptResponse> {
+    return this.sessions.require(sessionId).prompt(prompt, signal, started);
   }
 
   steer(sessionId: string, prompt: ContentBlock[], idleBehavior?: string): SteeringResponse {

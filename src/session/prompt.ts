@@ -126,3 +126,9 @@ function blockToClaude(block: ContentBlock): Part {
     }
   }
 }
+
+/** Whether the user's text (the message's last block) is a slash command. */
+export function isSlashCommand(content: readonly UserContentBlock[] | undefined): boolean {
+  const last = content?.at(-1);
+  return last?.type === "text" && last.text.trimStart().startsWith("/");
+}

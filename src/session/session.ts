@@ -15,13 +15,7 @@ import type {
   ClaudeQueryOptions,
   StartClaudeQuery,
 } from "../claude/query.js";
-import type {
-  CanUseTool,
-  McpServerConfig,
-  SDKMessage,
-  SDKResultMessage,
-  UserContentBlock,
-} from "../claude/types.js";
+import type { CanUseTool, McpServerConfig, SDKMessage, SDKResultMessage } from "../claude/types.js";
 import { ClaudeNotRespondingError, ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
 import { parseMcpCommand, type McpCommand } from "../mcp/command.js";
@@ -42,7 +36,7 @@ import { DEFAULT_EFFORT, DEFAULT_MODEL, resolveModelValue } from "./config-optio
 import { SessionConfiguration } from "./configuration.js";
 import { isPermissionMode, processMayBypass } from "./modes.js";
 import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
-import { promptToClaude } from "./prompt.js";
+import { isSlashCommand, promptToClaude } from "./prompt.js";
 import { awaitsSteer, resendSteers, steer } from "./steering.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
@@ -357,13 +351,18 @@ export class Session {
 
   /**
    * Queues a prompt; it runs after the ones before it and resolves with its stop reason.
-   * `signal` (the request's own cancellation) cancels this prompt only.
+   * `signal` (the request's own cancellation) cancels this prompt only; `started` is called
+   * when its turn starts, after the turns before it (ACP v2 answers the prompt then).
    */
-  async prompt(blocks: readonly ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
+  async prompt(
+    blocks: readonly ContentBlock[],
+    signal?: AbortSignal,
+    started?: () => void,
+  ): Promise<PromptResponse> {
     const content = promptToClaude(blocks);
     const mcpCommand = parseMcpCommand(blocks);
-    if (mcpCommand) return this.runMcpCommand(mcpCommand, signal);
-    return this.turns.prompt(content, signal);
+    if (mcpCommand) return this.runMcpCommand(mcpCommand, signal, started);
+    return this.turns.prompt(content, signal, started);
   }
 
   /** `_session/steering`: the message joins the running turn, or starts one (steering.ts). */
@@ -377,8 +376,8 @@ export class Session {
   }
 
   /** `/mcp` waits its turn like any prompt, so its answer never lands inside another turn. */
-  private runMcpCommand(command: McpCommand, signal?: AbortSignal): Promise<PromptResponse> {
-    return this.turns.exclusive((query, s) => this.mcp.run(command, query, s), signal);
+  private runMcpCommand(command: McpCommand, signal?: AbortSignal, started?: () => void) {
+    return this.turns.exclusive((query, s) => this.mcp.run(command, query, s), signal, started);
   }
 
   /** `session/cancel` on one of this session's child sessions: that subagent stops. */
@@ -605,10 +604,4 @@ export class Session {
     await this.turns.settle(turn, outcome);
     turn.finish();
   }
-}
-
-/** Whether the user's text (the message's last block) is a slash command. */
-function isSlashCommand(content: readonly UserContentBlock[] | undefined): boolean {
-  const last = content?.at(-1);
-  return last?.type === "text" && last.text.trimStart().startsWith("/");
 }
