@@ -1,7 +1,7 @@
 // The ACP v2 draft in process, continued: the session lifecycle (list, resume with and
 // without replay, close, delete, fork), auth, elicitation, subagents, and what the protocol
 // router does with the first initialize.
-import { mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyMessage } from "@agentclientprotocol/sdk";
@@ -177,7 +177,42 @@ describe("session/close, session/delete, session/fork", () => {
   });
 });
 
+/** A stand-in for the claude binary: logs its arguments, answers `auth status`. */
+function standIn(loggedIn: boolean): { executable: string; log: string } {
+  const dir = mkdtempSync(join(tmpdir(), "acp-v2-standin-"));
+  const log = join(dir, "calls.log");
+  const executable = join(dir, "claude");
+  writeFileSync(
+    executable,
+    `#!/bin/sh\necho "$@" >> "${log}"\nif [ "$1 $2" = "auth status" ]; then echo '{"loggedIn": ${loggedIn}, "authMethod": "none"}'; fi\nexit 0\n`,
+  );
+  chmodSync(executable, 0o755);
+  return { executable, log };
+}
+
 describe("auth on v2", () => {
+  it("auth/login with an offered method checks Claude Code's login (auth required until it is), auth/logout runs its logout", async () => {
+    const out = standIn(false);
+    const loggedOut = await v2Session({
+      capabilities: { auth: { terminal: {} } },
+      executable: out.executable,
+    });
+    const error = await loggedOut.agent
+      .request(v2.methods.agent.auth.login, { methodId: "claude-login" })
+      .catch((e: unknown) => e);
+    expect(rpcError(error).code).toBe(-32000);
+    const into = standIn(true);
+    const loggedIn = await v2Session({
+      capabilities: { auth: { terminal: {} } },
+      executable: into.executable,
+    });
+    expect(
+      await loggedIn.agent.request(v2.methods.agent.auth.login, { methodId: "claude-login" }),
+    ).toEqual({});
+    expect(await loggedIn.agent.request(v2.methods.agent.auth.logout, {})).toEqual({});
+    expect(readFileSync(into.log, "utf8")).toContain("auth logout");
+  });
+
   it("auth/login with a method this agent does not offer is refused with -32602", async () => {
     const { agent } = await v2Session({ capabilities: { auth: { terminal: {} } } });
     const error = await agent
@@ -282,6 +317,29 @@ describe("subagents on v2: child sessions without a capability", () => {
       u.sessionUpdate === "state_update" ? [u.state] : [],
     );
     expect(childStates).toEqual(["running", "idle"]);
+  });
+});
+
+describe("compaction on v2", () => {
+  it("/compact is a compaction_update, in progress then completed, with no capability to declare", async () => {
+    const { prompt, query, sessionId, updates, idle } = await v2Session();
+    await Promise.all([prompt("/compact"), query.waitForSent(1)]);
+    query.emit(
+      sdkMessage({ type: "system", subtype: "status", status: "compacting" }),
+      sdkMessage({ type: "system", subtype: "status", status: null, compact_result: "success" }),
+      sdkMessage({
+        type: "system",
+        subtype: "compact_boundary",
+        compact_metadata: { trigger: "manual", pre_tokens: 12_159, post_tokens: 2_536 },
+      }),
+      result({ modelUsage: { m: { contextWindow: 200_000 } } }),
+    );
+    await idle(sessionId);
+    const compaction = updates(sessionId).filter((u) => u.sessionUpdate === "compaction_update");
+    expect(compaction.map((u) => (u as { status: string }).status)).toEqual([
+      "in_progress",
+      "completed",
+    ]);
   });
 });
 

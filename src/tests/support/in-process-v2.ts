@@ -46,6 +46,8 @@ export interface V2Options {
   transcripts?: ClaudeTranscripts;
   pin?: ProtocolPin;
   env?: NodeJS.ProcessEnv;
+  /** The Claude Code executable (a stand-in script for auth tests). */
+  executable?: string;
 }
 
 /**
@@ -104,7 +106,7 @@ export function v2Connection(options: V2Options = {}): V2Harness {
     {
       startQuery: claude.startQuery,
       transcripts,
-      resolveExecutable: () => "/fake/claude",
+      resolveExecutable: () => options.executable ?? "/fake/claude",
       env: options.env ?? isolatedEnv(),
     },
     options.pin,
