@@ -4,7 +4,7 @@ import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { AgentCore } from "../../agent-core.js";
 import { log } from "../../logger.js";
-import { deferred } from "../../util/deferred.js";
+import { deferred, type Deferred } from "../../util/deferred.js";
 import { toRequestError } from "../errors.js";
 import type { SessionHandle, V2Channel } from "./channel.js";
 import { promptBlocks } from "./params.js";
@@ -41,21 +41,22 @@ export class PromptLifecycle {
     sessionId: string,
     prompt: v2.ContentBlock[],
     signal: AbortSignal,
-    answer: ReturnType<typeof deferred<v2.PromptResponse>>,
+    answer: Deferred<v2.PromptResponse>,
   ): Promise<void> {
     let inserted: { handle: SessionHandle | undefined; shown: Promise<void> } | undefined;
     const ended = deferred<void>();
     const started = () => {
       const messageId = randomUUID();
-      const before = this.reported.get(sessionId) ?? Promise.resolve();
+      const before = this.reported.get(sessionId);
       this.reported.set(sessionId, ended.promise);
       const handle = this.channel.handle(sessionId);
-      const shown = before.then(async () => {
-        await this.report(() => this.channel.userMessage(sessionId, messageId, prompt));
-        await this.report(() => this.channel.state(sessionId, { state: "running" }, handle));
-        answer.resolve({ messageId });
-      });
-      inserted = { handle, shown };
+      // Both sent at once, in order, before anything Claude Code answers can be.
+      const show = () =>
+        Promise.all([
+          this.report(() => this.channel.userMessage(sessionId, messageId, prompt)),
+          this.report(() => this.channel.state(sessionId, { state: "running" }, handle)),
+        ]).then(() => answer.resolve({ messageId }));
+      inserted = { handle, shown: before ? before.then(show) : show() };
     };
     let end: v2.StateUpdate;
     let failure: RequestError | undefined;
