@@ -275,7 +275,7 @@ export class AgentCore {
     sessionId: string,
     prompt: ContentBlock[],
     signal?: AbortSignal,
-    started?: () => void,
+    started?: (messageId: string) => void,
   ): Promise<PromptResponse> {
     return this.sessions.require(sessionId).prompt(prompt, signal, started);
   }

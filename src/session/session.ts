@@ -357,7 +357,7 @@ export class Session {
   async prompt(
     blocks: readonly ContentBlock[],
     signal?: AbortSignal,
-    started?: () => void,
+    started?: (messageId: string) => void,
   ): Promise<PromptResponse> {
     const content = promptToClaude(blocks);
     const mcpCommand = parseMcpCommand(blocks);
@@ -376,7 +376,11 @@ export class Session {
   }
 
   /** `/mcp` waits its turn like any prompt, so its answer never lands inside another turn. */
-  private runMcpCommand(command: McpCommand, signal?: AbortSignal, started?: () => void) {
+  private runMcpCommand(
+    command: McpCommand,
+    signal?: AbortSignal,
+    started?: (messageId: string) => void,
+  ) {
     return this.turns.exclusive((query, s) => this.mcp.run(command, query, s), signal, started);
   }
 

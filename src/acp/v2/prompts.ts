@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { PromptResponse as V1PromptResponse } from "@agentclientprotocol/sdk";
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { RequestError } from "@agentclientprotocol/sdk";
@@ -45,8 +44,8 @@ export class PromptLifecycle {
   ): Promise<void> {
     let inserted: { handle: SessionHandle | undefined; shown: Promise<void> } | undefined;
     const ended = deferred<void>();
-    const started = () => {
-      const messageId = randomUUID();
+    // The message's id is Claude Code's: its transcript, and so a replay, keep it.
+    const started = (messageId: string) => {
       const before = this.reported.get(sessionId);
       this.reported.set(sessionId, ended.promise);
       const handle = this.channel.handle(sessionId);
