@@ -125,6 +125,11 @@ export class V2E2E {
     return { messageId, stopReason: "stopReason" in idle ? idle.stopReason : undefined };
   }
 
+  /** Resolves once `predicate` holds for what the client has seen. */
+  until(predicate: () => boolean, timeoutMs = 15_000): Promise<true> {
+    return this.changes.until(() => predicate() || undefined, timeoutMs, "a v2 update");
+  }
+
   log(): string {
     return this.agent.log();
   }
