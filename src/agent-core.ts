@@ -265,11 +265,6 @@ export class AgentCore {
     });
   }
 
-  /** The open session, or a not-found error. */
-  session(sessionId: string): Session {
-    return this.sessions.require(sessionId);
-  }
-
   /** Resolves with the turn's stop reason; `started`: see Session.prompt. */
   prompt(
     sessionId: string,
