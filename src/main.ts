@@ -2,9 +2,8 @@
 import { Readable } from "node:stream";
 import { LOGIN_ARGUMENT, parseLoginArguments, type LoginAccount } from "./acp/auth.js";
 import { maxMessageBytes } from "./acp/oversized.js";
-import { stdioStream } from "./acp/stdio-transport.js";
+import { closableStream, stdioStream } from "./acp/stdio-transport.js";
 import { batchedWritable } from "./acp/stdout.js";
-import { createAgent } from "./agent.js";
 import { claudeLoginInTerminal } from "./claude/auth-commands.js";
 import { endAllClaudeProcesses } from "./claude/child-process.js";
 import { resolveClaudeExecutable } from "./claude/executable.js";
@@ -12,6 +11,7 @@ import { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
 import { sdkTranscripts } from "./claude/transcripts.js";
 import { log } from "./logger.js";
 import { mark } from "./runtime/marks.js";
+import { agentConnector, PROTOCOL_ENV, protocolPin, type ProtocolPin } from "./protocols.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
 
 const HELP = `${PACKAGE_NAME} ${PACKAGE_VERSION}
@@ -19,8 +19,9 @@ Serves Claude Code to any ACP (Agent Client Protocol) client over stdio.
 
 Usage: claude-agent-acp [--help] [--version] [--login [--claudeai | --console]]
 
-Speaks ACP v1 as newline-delimited JSON-RPC on stdin/stdout; logs go to stderr.
-Start it from an ACP client such as Zed (see README.md).
+Speaks ACP as newline-delimited JSON-RPC on stdin/stdout: v1, or the v2 draft to a
+client whose initialize asks for protocol version 2; logs go to stderr. Start it from
+an ACP client such as Zed (see README.md).
 
   --login     run Claude Code's own login in this terminal, then exit
               (ACP clients with terminal auth do this for you); with a Claude
@@ -44,6 +45,9 @@ Environment:
   CLAUDE_AGENT_ACP_MAX_MESSAGE_BYTES
                            largest message read from the client; a longer one is
                            answered with an error and skipped (default: 33554432, 32 MiB)
+  ${PROTOCOL_ENV}
+                           1: ACP v1 only (any version asked gets v1); 2: the v2
+                           draft only (default: both; v2 for a client that asks for 2)
 `;
 
 /** How long Claude Code processes have to exit on their own when the agent exits. */
@@ -70,26 +74,39 @@ function main(argv: readonly string[]): void {
     return;
   }
 
+  let pin: ProtocolPin | undefined;
+  try {
+    pin = protocolPin(process.env);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+    return;
+  }
   // session/new answers before Claude Code is ready, so a prewarmed spare only saves a
   // prompt sent at once the wait for its process, at the cost of one more process held:
   // off unless CLAUDE_AGENT_ACP_PREWARM=1.
   const prewarm = process.env.CLAUDE_AGENT_ACP_PREWARM === "1";
   const spares = new SparePool(prewarm);
-  const app = createAgent({
-    startQuery: sdkQueryStarter(spares),
-    ...(prewarm ? { warmUp: (template) => spares.warm(template) } : {}),
-    transcripts: sdkTranscripts,
-    resolveExecutable: () => resolveClaudeExecutable(process.env),
-    // A snapshot: the Claude SDK writes to process.env later, and every session (and the
-    // spare) must see the same environment.
-    env: { ...process.env },
-  });
-  const stream = stdioStream(
-    batchedWritable(process.stdout),
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
-    maxMessageBytes(process.env),
+  const connector = agentConnector(
+    {
+      startQuery: sdkQueryStarter(spares),
+      ...(prewarm ? { warmUp: (template) => spares.warm(template) } : {}),
+      transcripts: sdkTranscripts,
+      resolveExecutable: () => resolveClaudeExecutable(process.env),
+      // A snapshot: the Claude SDK writes to process.env later, and every session (and the
+      // spare) must see the same environment.
+      env: { ...process.env },
+    },
+    pin,
   );
-  const connection = app.connect(stream);
+  const { stream, close } = closableStream(
+    stdioStream(
+      batchedWritable(process.stdout),
+      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+      maxMessageBytes(process.env),
+    ),
+  );
+  const connection = connector.connect(stream);
   log.info(`${PACKAGE_NAME} ${PACKAGE_VERSION} ready on stdio`);
   if (process.stdin.isTTY) {
     // Started by hand: ACP speaks JSON-RPC on stdin, so say what starts it.
@@ -97,7 +114,7 @@ function main(argv: readonly string[]): void {
       `${PACKAGE_NAME} is an ACP agent: an ACP client starts it and talks JSON-RPC on stdin/stdout.\nTry: claude-agent-acp-client -- ${PACKAGE_NAME}   (Ctrl-D quits)\n`,
     );
   }
-  const shutdown = (): void => connection.close();
+  const shutdown = (): void => close();
   // The client closed its end of our stdout: nothing more can be said to it.
   process.stdout.on("error", () => shutdown());
   void connection.closed.then(() => spares.close());

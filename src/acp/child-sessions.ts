@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type {
   SessionUpdate as AnyUnstableSessionUpdate,
   StateUpdate,
 } from "@agentclientprotocol/sdk/unstable";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import type { ClientChannel } from "./channel.js";
 import { SessionClient } from "./session-client.js";
 import type { AgentClientCapabilities } from "./unstable-capabilities.js";
 
@@ -56,7 +57,7 @@ export class ChildSessions {
 
   constructor(
     private readonly parent: SessionClient,
-    private readonly context: AgentContext,
+    private readonly context: ClientChannel,
   ) {}
 
   /** The child's client; its first send announces the child. */
@@ -143,7 +144,7 @@ class Child implements ChildRoute {
     readonly sessionId: string,
     private readonly parent: SessionClient,
     deps: {
-      context: AgentContext;
+      context: ClientChannel;
       capabilities: AgentClientCapabilities;
       describe: () => ChildInfo | undefined;
     },
@@ -292,7 +293,7 @@ function defined(info: ChildInfo): ChildInfo {
 
 /** A session's client, with child sessions when the client declares `subagents`. */
 export function sessionClient(
-  context: AgentContext,
+  context: ClientChannel,
   sessionId: string,
   capabilities: AgentClientCapabilities,
 ): SessionClient {

@@ -1,24 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import type { ClientChannel } from "./channel.js";
 import type { ChildRoute, ChildSessions, UnstableSessionUpdate } from "./child-sessions.js";
 import type { AgentClientCapabilities } from "./unstable-capabilities.js";
-import {
-  methods,
-  type AgentContext,
-  type AvailableCommand,
-  type ContentBlock,
-  type CreateElicitationResponse,
-  type ElicitationSchema,
-  type NoticeSeverity,
-  type PlanEntry,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
-  type SessionConfigOption,
-  type SessionUpdate,
-  type ToolCall,
-  type ToolCallContent,
-  type ToolCallUpdate,
-  type UsageUpdate,
+import type {
+  AvailableCommand,
+  ContentBlock,
+  CreateElicitationResponse,
+  ElicitationSchema,
+  NoticeSeverity,
+  PlanEntry,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionConfigOption,
+  SessionUpdate,
+  ToolCall,
+  ToolCallContent,
+  ToolCallUpdate,
+  UsageUpdate,
 } from "@agentclientprotocol/sdk";
 
 /** Each elicitation mode must be present and non-null; `{}` alone advertises none. */
@@ -49,7 +48,8 @@ export class SessionClient {
   children: ChildSessions | undefined;
 
   constructor(
-    private readonly client: AgentContext,
+    /** Where the messages go: the connection, through its protocol's adapter. */
+    private readonly client: ClientChannel,
     private id: string,
     readonly capabilities: AgentClientCapabilities,
     /** Set on a child session's client: its sends wait for the child's announcement. */
@@ -85,10 +85,7 @@ export class SessionClient {
       await this.route.ready();
       this.route.sent(update);
     }
-    await this.client.notify(methods.client.session.update, {
-      sessionId: this.sessionId,
-      update,
-    });
+    await this.client.update({ sessionId: this.sessionId, update });
   }
 
   /**
@@ -98,10 +95,7 @@ export class SessionClient {
   async sendUnstable(sessionId: string, update: UnstableSessionUpdate): Promise<void> {
     if (this.closed) return;
     if (this.route) await this.route.ready();
-    await this.client.notify<{ sessionId: string; update: UnstableSessionUpdate }>(
-      methods.client.session.update,
-      { sessionId, update },
-    );
+    await this.client.update({ sessionId, update });
   }
 
   /** A request the user must answer: a child session shows it needs action meanwhile. */
@@ -260,8 +254,7 @@ export class SessionClient {
     signal: AbortSignal,
   ): Promise<CreateElicitationResponse> {
     return this.asking(() =>
-      this.client.request(
-        methods.client.elicitation.create,
+      this.client.createElicitation(
         { mode: "form", sessionId: this.sessionId, ...request },
         { cancellationSignal: signal, stopWaitingOnCancel: true },
       ),
@@ -279,8 +272,7 @@ export class SessionClient {
     signal: AbortSignal,
   ): Promise<CreateElicitationResponse> {
     return this.asking(() =>
-      this.client.request(
-        methods.client.elicitation.create,
+      this.client.createElicitation(
         { mode: "url", sessionId: this.sessionId, ...request },
         { cancellationSignal: signal, stopWaitingOnCancel: true },
       ),
@@ -289,7 +281,7 @@ export class SessionClient {
 
   /** The page of a URL elicitation was visited to the end (`elicitation/complete`). */
   completeElicitation(elicitationId: string): Promise<void> {
-    return this.client.notify(methods.client.elicitation.complete, { elicitationId });
+    return this.client.completeElicitation({ elicitationId });
   }
 
   /** The client sends users to pages (clientCapabilities.elicitation.url). */
@@ -306,8 +298,7 @@ export class SessionClient {
     signal: AbortSignal,
   ): Promise<RequestPermissionResponse> {
     return this.asking(() =>
-      this.client.request(
-        methods.client.session.requestPermission,
+      this.client.requestPermission(
         { sessionId: this.sessionId, ...params },
         { cancellationSignal: signal, stopWaitingOnCancel: true },
       ),

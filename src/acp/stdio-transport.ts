@@ -105,3 +105,18 @@ export function stdioStream(
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * The stream, and a way to end it from our side (SIGTERM, a client that closed our stdout):
+ * the connection reading it then closes, whichever protocol app the router gave it to.
+ */
+export function closableStream(stream: Stream): { stream: Stream; close: () => void } {
+  const ends = new AbortController();
+  const readable = stream.readable.pipeThrough(new TransformStream<AnyMessage, AnyMessage>(), {
+    signal: ends.signal,
+  });
+  return {
+    stream: { readable, writable: stream.writable },
+    close: () => ends.abort(new Error("the agent is shutting down")),
+  };
+}

@@ -1,5 +1,6 @@
 import type {
   AgentApp,
+  AgentConnectOptions,
   AgentConnection,
   AnyMessage,
   ClientApp,
@@ -65,9 +66,13 @@ export function withUnstableCapabilities(
   app: AgentApp,
   seen: (capabilities: UnstableClientCapabilities) => void,
 ): AgentApp {
-  const connect = app.connect.bind(app) as (target: Stream | ClientApp) => AgentConnection;
-  const tapped = (target: Stream | ClientApp): AgentConnection =>
-    connect("readable" in target ? tapInitialize(target, seen) : target);
+  const connect = app.connect.bind(app) as (
+    target: Stream | ClientApp,
+    options?: AgentConnectOptions,
+  ) => AgentConnection;
+  // The options (the protocol router defers the connect handlers) go on as they are.
+  const tapped = (target: Stream | ClientApp, options?: AgentConnectOptions): AgentConnection =>
+    connect("readable" in target ? tapInitialize(target, seen) : target, options);
   app.connect = tapped;
   return app;
 }

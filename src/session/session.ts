@@ -383,16 +383,21 @@ export class Session {
 
   /**
    * Queues a prompt; it runs after the ones before it and resolves with its stop reason.
-   * `signal` (the request's own cancellation) cancels this prompt only.
+   * `signal` (the request's own cancellation) cancels this prompt only; `started` is called
+   * when its turn starts, after the turns before it (ACP v2 answers the prompt then).
    */
-  async prompt(blocks: readonly ContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
+  async prompt(
+    blocks: readonly ContentBlock[],
+    signal?: AbortSignal,
+    started?: (messageId: string) => void,
+  ): Promise<PromptResponse> {
     const failure = this.startFailure;
     this.startFailure = undefined;
     if (failure) throw failure;
     const content = promptToClaude(blocks);
     const mcpCommand = parseMcpCommand(blocks);
-    if (mcpCommand) return this.runMcpCommand(mcpCommand, signal);
-    return this.turns.prompt(content, signal);
+    if (mcpCommand) return this.runMcpCommand(mcpCommand, signal, started);
+    return this.turns.prompt(content, signal, started);
   }
 
   /** `_session/steering`: the message joins the running turn, or starts one (steering.ts). */
@@ -406,8 +411,12 @@ export class Session {
   }
 
   /** `/mcp` waits its turn like any prompt, so its answer never lands inside another turn. */
-  private runMcpCommand(command: McpCommand, signal?: AbortSignal): Promise<PromptResponse> {
-    return this.turns.exclusive((query, s) => this.mcp.run(command, query, s), signal);
+  private runMcpCommand(
+    command: McpCommand,
+    signal?: AbortSignal,
+    started?: (messageId: string) => void,
+  ) {
+    return this.turns.exclusive((query, s) => this.mcp.run(command, query, s), signal, started);
   }
 
   /** `session/cancel` on one of this session's child sessions: that subagent stops. */

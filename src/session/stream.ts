@@ -30,6 +30,8 @@ const PARTIAL_INPUT_REFINE_LIMIT = 16 * 1024;
 /** One message of a saved conversation, as the transcript reader returns it. */
 export interface ReplayedMessage {
   type: string;
+  /** Claude Code's id of the message: a prompt's is the one it was sent with. */
+  uuid?: string;
   message: unknown;
   parent_tool_use_id: string | null;
   /** Who wrote a user message; absent in older transcripts, which hold only the user's. */
@@ -260,8 +262,9 @@ export class StreamTranslator {
 
   /**
    * A message of a saved conversation (session/load): user text and images become
-   * user chunks when the user wrote them, the rest renders as it did live. A subagent's
-   * prompts are its parent's words: its child session shows them as messages from the parent.
+   * user chunks under the message's id when the user wrote them, the rest renders as it
+   * did live. A subagent's prompts are its parent's words: its child session shows them as
+   * messages from the parent.
    */
   async replay(message: ReplayedMessage): Promise<void> {
     if (message.type === "assistant") {
@@ -282,13 +285,11 @@ export class StreamTranslator {
     if (!Array.isArray(content)) return;
     for (const block of writtenByUser(message) ? content : []) {
       if (block.type === "text" && !isClaudeCodeNote(block.text)) {
-        await this.client.sendUserContent({ type: "text", text: cleanMultiline(block.text) });
+        const text = cleanMultiline(block.text);
+        await this.client.sendUserContent({ type: "text", text }, message.uuid);
       } else if (block.type === "image" && block.source.type === "base64") {
-        await this.client.sendUserContent({
-          type: "image",
-          data: block.source.data,
-          mimeType: block.source.media_type,
-        });
+        const { data, media_type: mimeType } = block.source;
+        await this.client.sendUserContent({ type: "image", data, mimeType }, message.uuid);
       }
     }
     await this.handleUser({

@@ -74,15 +74,21 @@ export class TurnQueue {
 
   /**
    * Queues a prompt; it runs after the ones before it and resolves with its stop reason.
-   * `signal` (the request's own cancellation) cancels this prompt only.
+   * `signal` (the request's own cancellation) cancels this prompt only; `started` is called
+   * when it goes to Claude Code, with the id of its user message (Claude Code's transcript
+   * keeps it); a prompt cancelled while it waits never starts.
    */
-  async prompt(content: UserContentBlock[], signal?: AbortSignal): Promise<PromptResponse> {
+  async prompt(
+    content: UserContentBlock[],
+    signal?: AbortSignal,
+    started?: (messageId: string) => void,
+  ): Promise<PromptResponse> {
     if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
     const turn = new Turn();
     this.queued.add(turn);
     signal?.addEventListener("abort", () => this.cancelTurn(turn), { once: true });
     this.host.busy();
-    const run = this.chain.then(() => this.runTurn(turn, content));
+    const run = this.chain.then(() => this.runTurn(turn, content, started));
     this.chain = run.catch((error: unknown) => log.error("turn failed", error));
     return toPromptResponse(await turn.outcome, turn.usage);
   }
@@ -90,11 +96,13 @@ export class TurnQueue {
   /**
    * Runs `task` on the live process in the prompts' order (after the turns before it), for
    * what the agent answers itself without a turn of Claude's (`/mcp`). The task's signal
-   * ends with `signal` (the request's own cancellation) or session/cancel.
+   * ends with `signal` (the request's own cancellation) or session/cancel; `started` is
+   * called when it starts, with an id of its own (it sends Claude Code no message).
    */
   exclusive<T>(
     task: (query: ClaudeQuery, signal: AbortSignal) => Promise<T>,
     signal?: AbortSignal,
+    started?: (messageId: string) => void,
   ): Promise<T> {
     if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
     this.host.busy();
@@ -104,7 +112,9 @@ export class TurnQueue {
     const run = this.chain
       .then(() => {
         if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
-        return task(this.host.liveQuery(), abort.signal);
+        const query = this.host.liveQuery();
+        started?.(randomUUID());
+        return task(query, abort.signal);
       })
       .finally(() => this.commands.delete(abort));
     this.chain = run.then(
@@ -136,7 +146,11 @@ export class TurnQueue {
     }, CANCEL_GRACE_MS).unref();
   }
 
-  private async runTurn(turn: Turn, content: UserContentBlock[]): Promise<void> {
+  private async runTurn(
+    turn: Turn,
+    content: UserContentBlock[],
+    started?: (messageId: string) => void,
+  ): Promise<void> {
     const { host } = this;
     // A turn Claude Code started itself runs to its end first; the prompt stays queued
     // (cancellable as such) meanwhile, and then gets a turn and a reply of its own.
@@ -151,8 +165,10 @@ export class TurnQueue {
     this.current = turn;
     host.promptSent();
     turn.prompt = content;
+    const message = userMessage(content, turn);
+    started?.(message.uuid);
     try {
-      query.send(userMessage(content, turn));
+      query.send(message);
       host.watchdog.watch();
       await turn.outcome;
       await withTimeout(turn.finished, STOP_TIMEOUT_MS, "Stopping the turn");
@@ -202,7 +218,10 @@ export class TurnQueue {
 }
 
 /** A user message of `turn`, under an id of its own that Claude Code's result names. */
-export function userMessage(content: UserContentBlock[], turn: Turn): SDKUserMessage {
+export function userMessage(
+  content: UserContentBlock[],
+  turn: Turn,
+): SDKUserMessage & { uuid: string } {
   const uuid = randomUUID();
   turn.sentIds.add(uuid);
   return {

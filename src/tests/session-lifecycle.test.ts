@@ -14,7 +14,7 @@ import { continuationId } from "../session/continuations.js";
 import { LIST_PAGE_SIZE } from "../session/history.js";
 import { fakeClaude, result, streamedText, type FakeClaudeQuery } from "./support/fake-claude.js";
 import { FakeTranscripts } from "./support/fake-transcripts.js";
-import { connectInProcess, isolatedEnv } from "./support/in-process.js";
+import { connectInProcess, isolatedEnv, START_UPDATES } from "./support/in-process.js";
 
 let cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -115,9 +115,6 @@ function rpcCode(error: unknown): number {
 function updatesOf(updates: { sessionId: string; update: SessionUpdate }[], sessionId: string) {
   return updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
 }
-
-/** What Claude Code's start makes the session announce, apart from the conversation. */
-const START_UPDATES = new Set(["available_commands_update", "config_option_update"]);
 
 describe("session/load", () => {
   it("replays the whole conversation as session/update before it answers, then continues it", async () => {

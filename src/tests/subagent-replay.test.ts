@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { ClaudeTranscriptMessage } from "../claude/transcripts.js";
 import { assistant, result, sdkMessage, toolResult, toolUse } from "./support/fake-claude.js";
 import { fakeTranscripts, type FakeTranscripts } from "./support/fake-transcripts.js";
+import { START_UPDATES } from "./support/in-process.js";
 import { sessionCwd, subagentClient, type SeenEvent } from "./support/subagent-client.js";
 
 const AGENT_CALL = "toolu_agent";
@@ -130,9 +131,6 @@ function lines(events: SeenEvent[], parent: string): string[] {
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
-
-/** What Claude Code's start makes the session announce, apart from the conversation. */
-const START_UPDATES = new Set(["available_commands_update", "config_option_update"]);
 
 /** The replayed updates, without what Claude Code's start announces (commands, models). */
 function replayed(events: SeenEvent[], parent: string): string[] {

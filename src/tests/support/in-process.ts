@@ -23,6 +23,16 @@ export type PermissionHandler = (
   signal: AbortSignal,
 ) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
 
+/**
+ * What Claude Code's start makes a session announce apart from its conversation (its slash
+ * commands, the models it reports): it comes whenever the start completes, before or after
+ * a load's or resume's answer.
+ */
+export const START_UPDATES: ReadonlySet<string> = new Set([
+  "available_commands_update",
+  "config_option_update",
+]);
+
 /** A temp HOME and config dir: in-process agents never read the real ~/.claude. */
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const home = mkdtempSync(join(tmpdir(), "acp-home-"));

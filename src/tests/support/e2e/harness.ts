@@ -236,7 +236,7 @@ export class E2E {
   }
 }
 
-function agentEnv(
+export function agentEnv(
   api: ScriptedApi,
   sandbox: Sandbox,
   marker: string,
@@ -302,7 +302,7 @@ export async function stopAllE2E(): Promise<void> {
   await Promise.all([...live].map((e2e) => e2e.stop()));
 }
 
-function printReportIfTheTestFails(e2e: E2E): void {
+export function printReportIfTheTestFails(e2e: { report(): string }): void {
   try {
     onTestFailed(() => {
       process.stderr.write(`${e2e.report()}\n`);

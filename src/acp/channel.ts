@@ -1,0 +1,50 @@
+import {
+  methods,
+  type AgentContext,
+  type CompleteElicitationNotification,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SendRequestOptions,
+  type SessionNotification,
+} from "@agentclientprotocol/sdk";
+import type { SessionUpdate as UnstableSessionUpdate } from "@agentclientprotocol/sdk/unstable";
+
+/** A `session/update` as the sessions build it: ACP v1's, stable or unstable schema. */
+export interface SessionNotificationOut {
+  sessionId: string;
+  update: SessionNotification["update"] | UnstableSessionUpdate;
+}
+
+/**
+ * Where a session's messages go. The sessions speak ACP v1's shapes; a protocol adapter
+ * carries them to its client: v1 as they are (`v1Channel`), v2 translated (acp/v2/).
+ */
+export interface ClientChannel {
+  update(notification: SessionNotificationOut): Promise<void>;
+  requestPermission(
+    params: RequestPermissionRequest,
+    options: SendRequestOptions,
+  ): Promise<RequestPermissionResponse>;
+  createElicitation(
+    params: CreateElicitationRequest,
+    options: SendRequestOptions,
+  ): Promise<CreateElicitationResponse>;
+  completeElicitation(params: CompleteElicitationNotification): Promise<void>;
+}
+
+/** An ACP v1 connection's client: the messages go as they are. */
+export function v1Channel(context: AgentContext): ClientChannel {
+  return {
+    update: (notification) =>
+      // Unstable updates (subagents) go to clients that declared them; the stable SDK
+      // types do not name them, the wire shape is the unstable schema's.
+      context.notify<SessionNotificationOut>(methods.client.session.update, notification),
+    requestPermission: (params, options) =>
+      context.request(methods.client.session.requestPermission, params, options),
+    createElicitation: (params, options) =>
+      context.request(methods.client.elicitation.create, params, options),
+    completeElicitation: (params) => context.notify(methods.client.elicitation.complete, params),
+  };
+}

@@ -1,0 +1,130 @@
+import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
+import { AgentCore, type AgentDependencies } from "../../agent-core.js";
+import type { Session } from "../../session/session.js";
+import { sessionClient } from "../child-sessions.js";
+import { withRequestErrors } from "../errors.js";
+import { initializeResponseV2, sessionCapabilities } from "./capabilities.js";
+import { V2Channel } from "./channel.js";
+import { configValue, openParams, replays } from "./params.js";
+import { PromptLifecycle } from "./prompts.js";
+import { toV2ConfigOptions } from "./updates.js";
+
+/**
+ * The ACP v2 draft app: a second thin dispatcher over the same core as the v1 app
+ * (agent.ts). Requests become core calls in v1's shapes (params.ts); the sessions' messages
+ * reach the client through the v2 channel, which translates them; prompts follow v2's
+ * lifecycle (prompts.ts).
+ */
+export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
+  let channel: V2Channel | undefined;
+  let prompts: PromptLifecycle | undefined;
+  const core = new AgentCore(deps, (id, capabilities) => sessionClient(channel!, id, capabilities));
+
+  /** The session is open here: its state is tracked from now on. */
+  const opened = (session: Session) => {
+    channel!.open(session.id);
+    return { configOptions: toV2ConfigOptions(session.configOptions()) };
+  };
+
+  return v2
+    .agent({ name: "claude-agent-acp" })
+    .onConnect((connection) => {
+      channel = new V2Channel(connection.client);
+      prompts = new PromptLifecycle(core, channel);
+      connection.signal.addEventListener("abort", () => core.disconnected());
+    })
+    .onRequest(v2.methods.agent.initialize, ({ params }) => {
+      const capabilities = sessionCapabilities(params.capabilities);
+      core.initialize(capabilities);
+      return initializeResponseV2(capabilities);
+    })
+    .onRequest(
+      v2.methods.agent.session.new,
+      withRequestErrors(async ({ params }) => {
+        const session = await core.newSession(openParams(params));
+        return { sessionId: session.id, ...opened(session) };
+      }),
+    )
+    .onRequest(
+      v2.methods.agent.session.resume,
+      withRequestErrors(async ({ params }) => {
+        const replay = replays(params.replayFrom);
+        // A session closed here before is heard again: its replay comes before the answer.
+        channel!.allow(params.sessionId);
+        const session = await core.resume(
+          { ...openParams(params), sessionId: params.sessionId, _meta: params._meta },
+          { replay },
+        );
+        const response = opened(session);
+        // The current state after the replay and before the answer, as v2 requires.
+        await channel!.state(session.id, { state: "idle" });
+        return response;
+      }),
+    )
+    .onRequest(
+      v2.methods.agent.session.fork,
+      withRequestErrors(async ({ params }) => {
+        const session = await core.fork({
+          ...openParams(params),
+          sessionId: params.sessionId,
+          _meta: params._meta,
+        });
+        return { sessionId: session.id, ...opened(session) };
+      }),
+    )
+    .onRequest(
+      v2.methods.agent.session.list,
+      withRequestErrors(({ params }) => core.list(params)),
+    )
+    .onRequest(
+      v2.methods.agent.session.close,
+      withRequestErrors(async ({ params }) => {
+        const { sessionId } = params;
+        const state = channel!.stateOf(sessionId);
+        await core.close(sessionId);
+        // Closing cancels the running turn: its idle `cancelled` comes before the answer,
+        // and nothing about the session after it.
+        if (state && state !== "idle") {
+          await channel!.state(sessionId, { state: "idle", stopReason: "cancelled" });
+        }
+        channel!.close(sessionId);
+        return {};
+      }),
+    )
+    .onRequest(
+      v2.methods.agent.session.delete,
+      withRequestErrors(async ({ params }) => {
+        await core.delete(params.sessionId);
+        channel!.close(params.sessionId);
+        return {};
+      }),
+    )
+    .onRequest(v2.methods.agent.session.prompt, ({ params, signal }) =>
+      prompts!.prompt(params.sessionId, params.prompt, signal),
+    )
+    .onRequest(
+      v2.methods.agent.session.setConfigOption,
+      withRequestErrors(async ({ params }) => ({
+        configOptions: toV2ConfigOptions(
+          await core.setConfigOption(params.sessionId, params.configId, configValue(params)),
+        ),
+      })),
+    )
+    .onRequest(
+      v2.methods.agent.auth.login,
+      withRequestErrors(async ({ params }) => {
+        await core.authenticate(params.methodId);
+        return {};
+      }),
+    )
+    .onRequest(
+      v2.methods.agent.auth.logout,
+      withRequestErrors(async () => {
+        await core.logout();
+        return {};
+      }),
+    )
+    .onNotification(v2.methods.agent.session.cancel, ({ params }) => {
+      core.cancel(params.sessionId);
+    });
+}

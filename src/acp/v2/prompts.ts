@@ -1,0 +1,100 @@
+import type { PromptResponse as V1PromptResponse } from "@agentclientprotocol/sdk";
+import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
+import { RequestError } from "@agentclientprotocol/sdk";
+import type { AgentCore } from "../../agent-core.js";
+import { log } from "../../logger.js";
+import { deferred, type Deferred } from "../../util/deferred.js";
+import { toRequestError } from "../errors.js";
+import type { SessionHandle, V2Channel } from "./channel.js";
+import { promptBlocks } from "./params.js";
+
+/**
+ * ACP v2's prompt lifecycle over the core's prompt, which resolves when its turn ends. A
+ * prompt is answered once inserted, when its turn starts (after the turns before it): the
+ * client hears the user message under the answer's `messageId`, then `running`; the turn's
+ * end is the idle `state_update` with its stop reason (and usage), or with the error that
+ * v1 answers the prompt with. A prompt cancelled (or closed) before its turn starts is
+ * answered -32800; one refused before (a closed session, invalid content) gets its error.
+ * Per session, a prompt's start is reported after the end of the one before it.
+ */
+export class PromptLifecycle {
+  /** Per session: settles once the last inserted prompt's end has been reported. */
+  private readonly reported = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly core: AgentCore,
+    private readonly channel: V2Channel,
+  ) {}
+
+  prompt(
+    sessionId: string,
+    prompt: v2.ContentBlock[],
+    signal: AbortSignal,
+  ): Promise<v2.PromptResponse> {
+    const answer = deferred<v2.PromptResponse>();
+    void this.run(sessionId, prompt, signal, answer);
+    return answer.promise;
+  }
+
+  private async run(
+    sessionId: string,
+    prompt: v2.ContentBlock[],
+    signal: AbortSignal,
+    answer: Deferred<v2.PromptResponse>,
+  ): Promise<void> {
+    let inserted: { handle: SessionHandle | undefined; shown: Promise<void> } | undefined;
+    const ended = deferred<void>();
+    // The message's id is Claude Code's: its transcript, and so a replay, keep it.
+    const started = (messageId: string) => {
+      const before = this.reported.get(sessionId);
+      this.reported.set(sessionId, ended.promise);
+      const handle = this.channel.handle(sessionId);
+      // Both sent at once, in order, before anything Claude Code answers can be.
+      const show = () =>
+        Promise.all([
+          this.report(() => this.channel.userMessage(sessionId, messageId, prompt)),
+          this.report(() => this.channel.state(sessionId, { state: "running" }, handle)),
+        ]).then(() => answer.resolve({ messageId }));
+      inserted = { handle, shown: before ? before.then(show) : show() };
+    };
+    let end: v2.StateUpdate;
+    let failure: RequestError | undefined;
+    try {
+      const response = await this.core.prompt(sessionId, promptBlocks(prompt), signal, started);
+      end = idle(response);
+    } catch (error) {
+      failure = toRequestError(error);
+      end = { state: "idle", stopReason: "error", error: failure.toErrorResponse() };
+    }
+    try {
+      if (!inserted) {
+        // Never inserted: the prompt's own answer says why.
+        answer.reject(failure ?? RequestError.requestCancelled());
+        return;
+      }
+      await inserted.shown;
+      await this.report(() => this.channel.state(sessionId, end, inserted!.handle));
+    } finally {
+      ended.resolve();
+      if (this.reported.get(sessionId) === ended.promise) this.reported.delete(sessionId);
+    }
+  }
+
+  /** A report the client may not hear (it went away): logged, never the prompt's failure. */
+  private async report(send: () => Promise<void>): Promise<void> {
+    try {
+      await send();
+    } catch (error) {
+      log.warn("could not report a prompt's state", error);
+    }
+  }
+}
+
+/** The idle update ending a turn: v1's stop reason and usage. */
+function idle(response: V1PromptResponse & { usage?: v2.Usage | null }): v2.StateUpdate {
+  return {
+    state: "idle",
+    stopReason: response.stopReason,
+    ...(response.usage ? { usage: response.usage } : {}),
+  } as v2.StateUpdate;
+}

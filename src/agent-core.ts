@@ -1,0 +1,318 @@
+import { randomUUID } from "node:crypto";
+import { stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { isAbsolute } from "node:path";
+import type {
+  ContentBlock,
+  ListSessionsResponse,
+  McpServer,
+  PromptResponse,
+  SessionConfigOption,
+} from "@agentclientprotocol/sdk";
+import { isLoginMethod } from "./acp/auth.js";
+import { sessionMetaOptions } from "./acp/session-meta.js";
+import type { SessionClient } from "./acp/session-client.js";
+import type { SteeringResponse } from "./acp/steering.js";
+import type { AgentClientCapabilities } from "./acp/unstable-capabilities.js";
+import { claudeLoggedIn, claudeLogout } from "./claude/auth-commands.js";
+import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
+import type { ClaudeTranscripts } from "./claude/transcripts.js";
+import { AuthRequiredError, echoed, InvalidParamsError, SessionNotFoundError } from "./errors.js";
+import { log } from "./logger.js";
+import { hostQueryOptions } from "./session/claude-env.js";
+import { conversationChain } from "./session/continuations.js";
+import { listPage } from "./session/history.js";
+import { mcpServersToClaude } from "./session/mcp-servers.js";
+import { ModelCache, modelCachePath } from "./session/model-cache.js";
+import { ClaudeProcesses } from "./session/processes.js";
+import { SessionRegistry } from "./session/registry.js";
+import { savedConversations, savedIn } from "./session/saved.js";
+import { Session } from "./session/session.js";
+import { loadAdapterSettings } from "./session/settings.js";
+
+export interface AgentDependencies {
+  /** Starts one Claude Code process; tests pass a scripted fake. */
+  startQuery: StartClaudeQuery;
+  /** Claude Code's saved conversations; tests pass a fake. */
+  transcripts: ClaudeTranscripts;
+  /** Finds the Claude Code binary, or throws saying what to install. */
+  resolveExecutable: () => string;
+  /** Environment of the Claude Code processes. */
+  env: NodeJS.ProcessEnv;
+  /** Prepares a Claude Code process for the next session/new (a prewarmed spare). */
+  warmUp?: (template: ClaudeQueryOptions) => void;
+}
+
+/** Idle Claude processes are closed after this long unless CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS says otherwise. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60_000;
+
+function idleTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS);
+  return env.CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS !== undefined && Number.isFinite(value) && value >= 0
+    ? value
+    : DEFAULT_IDLE_TIMEOUT_MS;
+}
+
+/** A directory the session works in: an absolute path to an existing directory. */
+async function requireDirectory(path: string, what: string): Promise<void> {
+  if (!isAbsolute(path))
+    throw new InvalidParamsError(`${what} must be an absolute path.`, { path });
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new InvalidParamsError(`${what} must be an existing directory.`, { path });
+  }
+}
+
+/** What new, load, resume and fork have in common. */
+export interface OpenParams {
+  cwd: string;
+  mcpServers?: McpServer[] | null;
+  additionalDirectories?: string[] | null;
+}
+
+/** A saved session to open again (load, resume, fork). */
+export interface SavedSessionParams extends OpenParams {
+  sessionId: string;
+  _meta?: unknown;
+}
+
+/** How a session talks to its client: the protocol adapter builds its sender. */
+export type SessionClientFactory = (
+  sessionId: string,
+  capabilities: AgentClientCapabilities,
+) => SessionClient;
+
+/**
+ * What the agent does, whatever protocol version asks: the open sessions, and the
+ * operations on them and on the login. It speaks in plain values and the project's typed
+ * errors (src/errors.ts); each protocol adapter (agent.ts for ACP v1, acp/v2/ for the v2
+ * draft) turns requests into these calls and the results into its messages.
+ */
+export class AgentCore {
+  private readonly sessions = new SessionRegistry();
+  private readonly processes = new ClaudeProcesses();
+  private readonly models: ModelCache;
+  /** Ids closed on this connection: closing twice is harmless. */
+  private readonly closed = new Set<string>();
+  private clientCapabilities: AgentClientCapabilities = {};
+
+  constructor(
+    private readonly deps: AgentDependencies,
+    private readonly sessionClient: SessionClientFactory,
+  ) {
+    this.models = new ModelCache(modelCachePath(deps.env), deps.env);
+  }
+
+  /** The client's capabilities are known (initialize): a spare process can start. */
+  initialize(capabilities: AgentClientCapabilities): void {
+    this.clientCapabilities = capabilities;
+    this.warmUp();
+  }
+
+  /** The client is gone: every session closes. */
+  disconnected(): void {
+    this.sessions.closeAll();
+    log.info("client disconnected; sessions closed");
+  }
+
+  /**
+   * Validates everything first, then starts Claude Code without waiting for it to be ready
+   * (session.start()); a session whose start fails at once is closed and never
+   * registered, so nothing half-created is left behind.
+   */
+  private async open(
+    params: OpenParams,
+    id: string,
+    options: { conversations?: readonly string[]; replay?: boolean } = {},
+  ): Promise<Session> {
+    const { deps, sessions, processes } = this;
+    await requireDirectory(params.cwd, "cwd");
+    const additionalDirectories = params.additionalDirectories ?? [];
+    for (const dir of additionalDirectories) await requireDirectory(dir, "additionalDirectories");
+    const mcpServers = mcpServersToClaude(params.mcpServers ?? []);
+    const executable = deps.resolveExecutable();
+    sessions.remove(id)?.close();
+    await processes.exited(id); // one id, one Claude Code process: the previous one goes first
+    const session = new Session({
+      id,
+      cwd: params.cwd,
+      client: this.sessionClient(id, this.clientCapabilities),
+      startQuery: processes.starter(id, deps.startQuery),
+      transcripts: deps.transcripts,
+      executable,
+      env: { ...deps.env },
+      mcpServers,
+      additionalDirectories,
+      settings: await loadAdapterSettings(params.cwd, deps.env),
+      idleTimeoutMs: idleTimeoutMs(deps.env),
+      models: await this.models.lookup(executable),
+      ...(options.conversations?.length
+        ? { resume: options.conversations.at(-1), earlier: options.conversations.slice(0, -1) }
+        : {}),
+    });
+    try {
+      await session.start();
+      if (options.replay) await session.replay();
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+    sessions.add(session);
+    this.closed.delete(session.id);
+    // After the response, so the client knows the session the commands and title belong to.
+    setTimeout(() => void session.announce().catch(() => undefined), 0);
+    return session;
+  }
+
+  /** A saved session of the cwd (see session/saved.ts): its conversations, oldest first. */
+  private async saved(
+    params: { sessionId: string; cwd: string; _meta?: unknown },
+    options = sessionMetaOptions(params._meta),
+  ): Promise<string[]> {
+    await requireDirectory(params.cwd, "cwd");
+    return savedConversations(this.deps.transcripts, params.sessionId, params.cwd, options);
+  }
+
+  /** Starts a spare Claude Code process now that the client's capabilities are known. */
+  private warmUp(): void {
+    const { deps } = this;
+    if (!deps.warmUp) return;
+    let executable: string;
+    try {
+      executable = deps.resolveExecutable();
+    } catch {
+      return; // session/new will report what to install
+    }
+    deps.warmUp({
+      ...hostQueryOptions({
+        executable,
+        env: deps.env,
+        client: this.clientCapabilities,
+      }),
+      cwd: homedir(),
+      canUseTool: () => Promise.resolve({ behavior: "deny", message: "unused" }),
+    });
+  }
+
+  newSession(params: OpenParams): Promise<Session> {
+    return this.open(params, randomUUID());
+  }
+
+  /**
+   * A saved session, opened again: `replay` sends its conversation before it is answered
+   * (session/load; v2's resume from the start).
+   */
+  resume(params: SavedSessionParams, options: { replay: boolean }): Promise<Session> {
+    return this.sessions.exclusive(params.sessionId, async () => {
+      const conversations = await this.saved(params);
+      return this.open(params, params.sessionId, { conversations, replay: options.replay });
+    });
+  }
+
+  fork(params: SavedSessionParams): Promise<Session> {
+    return this.sessions.exclusive(params.sessionId, async () => {
+      // The fork continues from where the session is now (its latest conversation), and
+      // may move to another cwd: it is then recorded there.
+      const conversations = await this.saved(params, {
+        includeWorktrees: false,
+        allowCwdChange: true,
+      });
+      const forkedId = await this.deps.transcripts.fork(
+        conversations.at(-1)!,
+        params.cwd,
+        params.cwd,
+      );
+      return this.open(params, forkedId, { conversations: [forkedId] });
+    });
+  }
+
+  async list(params: {
+    cwd?: string | null;
+    cursor?: string | null;
+    _meta?: unknown;
+  }): Promise<ListSessionsResponse> {
+    if (params.cwd) await requireDirectory(params.cwd, "cwd");
+    const { includeWorktrees } = sessionMetaOptions(params._meta);
+    return listPage(this.deps.transcripts, { ...params, includeWorktrees });
+  }
+
+  close(sessionId: string): Promise<void> {
+    return this.sessions.exclusive(sessionId, () => {
+      const session = this.sessions.remove(sessionId);
+      if (!session && !this.closed.has(sessionId)) {
+        throw new SessionNotFoundError(sessionId);
+      }
+      session?.close();
+      this.closed.add(sessionId);
+      return Promise.resolve();
+    });
+  }
+
+  delete(sessionId: string): Promise<void> {
+    const { deps, sessions } = this;
+    return sessions.exclusive(sessionId, async () => {
+      const session = sessions.remove(sessionId);
+      session?.close();
+      const conversations = await conversationChain(sessionId, savedIn(deps.transcripts));
+      const deleted = await deps.transcripts.delete(sessionId).then(
+        () => true,
+        () => false,
+      );
+      // Plan handoffs' conversations go with the session they continue.
+      for (const conversation of conversations.slice(1)) {
+        await deps.transcripts.delete(conversation).catch((error: unknown) => {
+          log.warn(`could not delete conversation ${conversation}`, error);
+        });
+      }
+      // A session that never saved a conversation has nothing on disk to delete.
+      if (!deleted && !session) throw new SessionNotFoundError(sessionId);
+      this.closed.add(sessionId);
+    });
+  }
+
+  /** Resolves with the turn's stop reason; `started`: see Session.prompt. */
+  prompt(
+    sessionId: string,
+    prompt: ContentBlock[],
+    signal?: AbortSignal,
+    started?: (messageId: string) => void,
+  ): Promise<PromptResponse> {
+    return this.sessions.require(sessionId).prompt(prompt, signal, started);
+  }
+
+  steer(sessionId: string, prompt: ContentBlock[], idleBehavior?: string): SteeringResponse {
+    return this.sessions.require(sessionId).steer(prompt, idleBehavior);
+  }
+
+  setMode(sessionId: string, modeId: string): Promise<void> {
+    return this.sessions.require(sessionId).setMode(modeId);
+  }
+
+  setConfigOption(
+    sessionId: string,
+    configId: string,
+    value: string | boolean,
+  ): Promise<SessionConfigOption[]> {
+    return this.sessions.require(sessionId).setConfigOption(configId, value);
+  }
+
+  /** `session/cancel`: the session's turn, or the subagent of a child session id. */
+  cancel(sessionId: string): void {
+    this.sessions.cancel(sessionId);
+  }
+
+  /** Each method is a login the client ran in a terminal; here it is only checked. */
+  async authenticate(methodId: string): Promise<void> {
+    const { deps } = this;
+    if (!isLoginMethod(methodId)) {
+      throw new InvalidParamsError(`Unknown auth method "${echoed(methodId)}".`, { methodId });
+    }
+    if (!(await claudeLoggedIn(deps.resolveExecutable(), deps.env))) {
+      throw new AuthRequiredError("Claude Code is not logged in yet");
+    }
+  }
+
+  async logout(): Promise<void> {
+    await claudeLogout(this.deps.resolveExecutable(), this.deps.env);
+  }
+}
