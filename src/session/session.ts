@@ -19,10 +19,8 @@ import {
 import { log } from "../logger.js";
 import { parseMcpCommand, type McpCommand } from "../mcp/command.js";
 import { SessionMcp } from "../mcp/session-mcp.js";
-import { createCanUseTool } from "../permissions/request.js";
 import type { PlanHandoff } from "../plan/handoff.js";
 import { plansDirectory } from "../plan/plan-file.js";
-import { askQuestions } from "../questions/ask.js";
 import { withTimeout } from "../util/timeout.js";
 import { sessionQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
@@ -42,6 +40,7 @@ import { StreamTranslator } from "./stream.js";
 import { replayConversation, savedSubagent } from "./subagent-replay.js";
 import { Subagents } from "./subagents.js";
 import { SessionTerminals } from "./terminals.js";
+import { sessionCanUseTool } from "./tool-gate.js";
 import { ToolCallTracker } from "./tool-calls.js";
 import type { Turn } from "./turn.js";
 import { TurnQueue, UNFINISHED, userMessage } from "./turn-queue.js";
@@ -56,9 +55,6 @@ const MODEL_CHECK_TIMEOUT_MS = 2_000;
 
 /** The model name Claude Code gives the messages it makes up itself (API errors). */
 const SYNTHETIC_MODEL = "<synthetic>";
-
-/** Claude Code's capability for reporting how a question went unanswered. */
-const UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1";
 
 export interface SessionOptions {
   id: string;
@@ -205,35 +201,21 @@ export class Session {
       idle: () => this.idle.schedule(),
       send: (update) => this.send(update),
     });
-    const canUseTool = createCanUseTool({
+    const canUseTool = sessionCanUseTool({
       client: options.client,
       tools: this.tools,
       context,
       homeDir: options.env.HOME || homedir(),
-      turnSignal: () => this.turns.current?.abort.signal,
-      workingDirectories: () => [options.cwd, ...options.additionalDirectories],
+      workingDirectories: [options.cwd, ...options.additionalDirectories],
+      currentTurn: () => this.turns.current,
       planContext: () => ({
         availableModes: this.configuration?.availableModeIds() ?? new Set(),
-        planText: this.turns.current?.planText ?? "",
         ...(this.usage.usedPercent() === undefined
           ? {}
           : { contextUsedPercent: this.usage.usedPercent() }),
       }),
-      beforeAsk: (toolName, input) => this.plans.beforeAsk(toolName, input),
-      onSelected: (effect, toolUse) => this.plans.onSelected(effect, toolUse),
-      askQuestions: options.client.supportsFormElicitation
-        ? (toolUse, signal) =>
-            askQuestions(
-              {
-                elicit: (request, s) =>
-                  options.client.forThread(toolUse.parentToolUseId).elicitForm(request, s),
-                reportsUnanswered: () => this.claudeCapabilities.includes(UNANSWERED_CAPABILITY),
-              },
-              toolUse.id,
-              toolUse.input,
-              signal,
-            )
-        : undefined,
+      plans: this.plans,
+      claudeCapabilities: () => this.claudeCapabilities,
     });
     this.canUseTool = this.watchdog.pausedWhileClientAnswers(canUseTool);
     this.mcp = new SessionMcp({
