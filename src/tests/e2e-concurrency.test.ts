@@ -13,31 +13,33 @@ const SESSIONS = 20;
 /** Sessions opened at once: all 20 Claude Code start-ups at once would crowd two cores. */
 const OPENING_BATCH = 5;
 
-/** Echoes the prompt slowly (5 deltas, 100 ms apart) so the 20 streams overlap. */
-const slowEcho: TurnSpec = (request) => ({
-  content: [{ type: "text", text: `echo: ${lastUserText(request)}`, chunks: 5 }],
-  delayMs: 100,
-});
+/**
+ * Echoes the prompt slowly (5 deltas, 100 ms apart), but only once all 20 sessions' requests have
+ * reached the API: the replies cannot start until every turn is in flight, so an agent that ran
+ * sessions one after another would never get past the first. A loaded machine may still read a
+ * stream in one burst, so how the chunks interleave on the wire is not what proves concurrency.
+ */
+function slowEchoOnceAllArrive(): TurnSpec {
+  let arrived = 0;
+  let release!: () => void;
+  const all = new Promise<void>((resolve) => (release = resolve));
+  return async (request) => {
+    arrived += 1;
+    if (arrived === SESSIONS) release();
+    await all;
+    return {
+      content: [{ type: "text", text: `echo: ${lastUserText(request)}`, chunks: 5 }],
+      delayMs: 100,
+    };
+  };
+}
 
 type Chunk = SessionNotification & { entry: WireEntry };
-
-/** The pairs of sessions whose message chunks interleave on the wire. */
-function overlappingPairs(bySession: Map<string, Chunk[]>): number {
-  const spans = [...bySession.values()].map((chunks) => ({
-    from: Math.min(...chunks.map((c) => c.entry.seq)),
-    to: Math.max(...chunks.map((c) => c.entry.seq)),
-  }));
-  let pairs = 0;
-  for (const [i, a] of spans.entries()) {
-    for (const b of spans.slice(i + 1)) if (a.from < b.to && b.from < a.to) pairs += 1;
-  }
-  return pairs;
-}
 
 describe("an agent with 20 sessions open", () => {
   it("keeps each session's updates on its own session id while all 20 prompts run at once", async () => {
     // "session": every Claude Code session starts at the top of the script.
-    const e2e = await startE2E({ cursor: "session", scenario: [slowEcho] });
+    const e2e = await startE2E({ cursor: "session", scenario: [slowEchoOnceAllArrive()] });
     const ids: string[] = [];
     while (ids.length < SESSIONS) {
       const batch = Math.min(OPENING_BATCH, SESSIONS - ids.length);
@@ -48,6 +50,8 @@ describe("an agent with 20 sessions open", () => {
     expect(await claudeProcesses(e2e)).toHaveLength(SESSIONS);
     const promptOf = (i: number) => `prompt ${i} for session ${ids[i]}`;
 
+    // Every turn answering at all proves all 20 were open at once: no reply starts before the
+    // last session's request has reached the API.
     const responses = await Promise.all(ids.map((id, i) => e2e.prompt(id, promptOf(i))));
 
     expect(responses.map((r) => r.stopReason)).toEqual(ids.map(() => "end_turn"));
@@ -78,7 +82,5 @@ describe("an agent with 20 sessions open", () => {
       const answeredAt = e2e.transcript.responseTo(request)!.seq;
       expect(bySession.get(sessionId)!.every((c) => c.entry.seq < answeredAt)).toBe(true);
     }
-    // The replies really streamed at the same time: their chunks interleave on the wire.
-    expect(overlappingPairs(bySession)).toBeGreaterThan(0);
   }, 150_000);
 });
