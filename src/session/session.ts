@@ -51,9 +51,6 @@ import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import { StartupWatch, START_TIMEOUT_MS } from "./startup.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
 
-/** How long reading Claude Code's current model after a turn may take. */
-const MODEL_CHECK_TIMEOUT_MS = 2_000;
-
 /** The model name Claude Code gives the messages it makes up itself (API errors). */
 const SYNTHETIC_MODEL = "<synthetic>";
 
@@ -540,14 +537,7 @@ export class Session {
 
   /** The model option follows what Claude Code runs after a turn (`/model` in the chat, a fallback). */
   private async followModel(): Promise<void> {
-    const { query, configuration } = this;
-    if (!query || !configuration) return;
-    try {
-      const model = await withTimeout(query.currentModel(), MODEL_CHECK_TIMEOUT_MS, "model check");
-      await this.send(() => configuration.modelReported(model));
-    } catch (error) {
-      log.debug(`session ${this.id}: could not read Claude Code's model`, error);
-    }
+    if (this.query) await this.configuration?.followModel(this.query);
   }
 
   /** Sends an update; a client that went away is logged, not fatal to the turn. */
