@@ -26,6 +26,7 @@ import { askQuestions } from "../questions/ask.js";
 import { withTimeout } from "../util/timeout.js";
 import { sessionQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
+import { ClaudeTasks } from "./claude-tasks.js";
 import { availableCommands } from "./commands.js";
 import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
 import type { KnownModels } from "./model-cache.js";
@@ -44,7 +45,8 @@ import { Subagents } from "./subagents.js";
 import { SessionTerminals } from "./terminals.js";
 import { ToolCallTracker } from "./tool-calls.js";
 import type { Turn } from "./turn.js";
-import { TurnQueue, UNFINISHED, userMessage } from "./turn-queue.js";
+import { TurnQueue, userMessage } from "./turn-queue.js";
+import { UNFINISHED } from "./unfinished.js";
 import { PlanHandoffs } from "./plan-handoffs.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
@@ -95,6 +97,10 @@ export class Session {
   private closed = false;
   private readonly tools = new ToolCallTracker((call, name) => this.terminals.announce(call, name));
   private readonly terminals: SessionTerminals;
+  private readonly tasks = new ClaudeTasks({
+    tools: this.tools,
+    close: (calls, reason) => this.turns.closeToolCalls(calls, () => reason),
+  });
   private readonly stream: StreamTranslator;
   private readonly canUseTool: CanUseTool;
   private readonly usage = new UsageTracker();
@@ -130,6 +136,7 @@ export class Session {
       ended: (query, failure) => this.onQueryEnded(query, failure),
     },
     this.activity,
+    this.tasks,
   );
 
   constructor(private readonly options: SessionOptions) {
@@ -193,6 +200,7 @@ export class Session {
       stream: this.stream,
       terminals: this.terminals,
       activity: this.activity,
+      tasks: this.tasks,
       watchdog: this.watchdog,
       query: () => this.query,
       liveQuery: () => this.query ?? this.startQuery(this.configuration?.current.mode ?? "default"),
@@ -575,6 +583,7 @@ export class Session {
       this.activity.reset();
     }
     void this.terminals.processEnded(query); // a replaced process's commands end with it too
+    await this.tasks.processEnded(query); // and its background subagents
     query.close();
     // A replaced process ending late says nothing about the live one.
     if (!active && this.query) return;
