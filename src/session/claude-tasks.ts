@@ -7,6 +7,8 @@ import { UNFINISHED } from "./unfinished.js";
 
 /** Claude Code's task type of a subagent. */
 const AGENT_TASK = "local_agent";
+/** Claude Code's task type of a command (Bash, PowerShell). */
+const COMMAND_TASK = "local_bash";
 /** Task states after which a task does nothing more (`task_updated`). */
 const FINAL_STATES = new Set(["completed", "failed", "killed"]);
 
@@ -21,7 +23,9 @@ export interface ClaudeTasksHost {
  * `task_notification`) and its launch results say. A subagent that runs in the background
  * goes on after the parent's turn has ended: its tool calls stay open then, and their own
  * results close them; a call still open when that run ends (its task notification) or when
- * the process running it ends will get no result, and is closed then. A subagent's thread
+ * the process running it ends will get no result, and is closed then. A command moved to
+ * the background is a task too: a subagent's result does not name it (only the main
+ * thread's has a structured result), its task does. A subagent's thread
  * is the id of the call that launched it (its messages' `parent_tool_use_id`); its agent id
  * is its task id, the same in each of its runs.
  */
@@ -32,6 +36,10 @@ export class ClaudeTasks {
   private readonly agents = new Map<string, string>();
   /** Agents whose run ended (until their next run starts): a late launch result is old news. */
   private readonly ended = new Set<string>();
+  /** The tool use that started each command task, by task id. */
+  private readonly commands = new Map<string, string>();
+  /** The task of each command that went on in the background, by its tool use id. */
+  private readonly backgroundCommands = new Map<string, string>();
 
   constructor(private readonly host: ClaudeTasksHost) {}
 
@@ -54,6 +62,11 @@ export class ClaudeTasks {
     return this.agentsOf(call).some((agent) => this.background.has(agent));
   }
 
+  /** The background task of the command that `toolUseId` ran, if it went on in the background. */
+  backgroundCommand(toolUseId: string): string | undefined {
+    return this.backgroundCommands.get(toolUseId);
+  }
+
   /** A process ended: the background subagents it ran ended with it. */
   async processEnded(process: ClaudeQuery): Promise<void> {
     const gone = [...this.background].filter(([, p]) => p === process).map(([agent]) => agent);
@@ -64,6 +77,10 @@ export class ClaudeTasks {
   private async system(message: SystemMessage, process: ClaudeQuery): Promise<void> {
     switch (message.subtype) {
       case "task_started":
+        if (message.task_type === COMMAND_TASK && message.tool_use_id) {
+          this.commands.set(message.task_id, message.tool_use_id);
+          if (message.is_backgrounded) this.commandInBackground(message.task_id);
+        }
         if (message.task_type !== AGENT_TASK) return;
         // A run SendMessage resumes names that call; its messages name the thread.
         if (message.tool_use_id) this.agents.set(message.tool_use_id, message.task_id);
@@ -74,6 +91,7 @@ export class ClaudeTasks {
         if (message.patch.is_backgrounded && this.isAgent(message.task_id)) {
           this.background.set(message.task_id, process);
         }
+        if (message.patch.is_backgrounded) this.commandInBackground(message.task_id);
         if (message.patch.status && FINAL_STATES.has(message.patch.status)) {
           await this.runEnded(message.task_id);
         }
@@ -98,6 +116,11 @@ export class ClaudeTasks {
     if (typeof agent !== "string" || block?.type !== "tool_result") return;
     this.agents.set(block.tool_use_id, agent);
     if (!this.ended.has(agent)) this.background.set(agent, process);
+  }
+
+  private commandInBackground(taskId: string): void {
+    const toolUseId = this.commands.get(taskId);
+    if (toolUseId) this.backgroundCommands.set(toolUseId, taskId);
   }
 
   private async runEnded(agent: string): Promise<void> {

@@ -183,7 +183,12 @@ export class Session {
     );
     const context = { cwd: options.cwd };
     this.terminals = new SessionTerminals(
-      { client: options.client, send: (update) => this.send(update), process: () => this.query },
+      {
+        client: options.client,
+        send: (update) => this.send(update),
+        process: () => this.query,
+        backgroundTask: (toolUseId) => this.tasks.backgroundCommand(toolUseId),
+      },
       options.cwd,
     );
     this.stream = new StreamTranslator(options.client, this.tools, context, this.terminals);

@@ -116,6 +116,49 @@ describe("a subagent running in the background after the parent's turn", () => {
     expect(exitsOf(e2e, sessionId, id)).toEqual([{ terminal_id: id, exit_code: 0, signal: null }]);
     expect(JSON.stringify(toolCallEvents(e2e, sessionId, id))).not.toContain("Claude stopped");
   });
+
+  it("its background command is a terminal that stays open past its result, streams its output file and exits with its task's exit code", async () => {
+    const id = "toolu_sub_bg";
+    const subagent = (request: RecordedRequest): ScriptTurn =>
+      toolResults(request).length
+        ? { content: [{ type: "text", text: "SUB-FINISHED" }] }
+        : {
+            content: [
+              {
+                type: "tool_use",
+                id,
+                name: "Bash",
+                input: {
+                  command: "echo first-piece; sleep 1; echo second-piece",
+                  description: "In the background",
+                  run_in_background: true,
+                },
+              },
+            ],
+          };
+    const e2e = await startE2E({
+      scenario: Array.from({ length: 10 }, () => backgroundSubagent("Run-it-behind", subagent)),
+      permission: { answer: "select", optionId: "allow-once" },
+      clientCapabilities: ZED.clientCapabilities,
+    });
+    const { sessionId } = await e2e.newSession();
+
+    await e2e.prompt(sessionId, "Start a background agent.");
+    const exit = await poll(() => Promise.resolve(exitsOf(e2e, sessionId, id)[0]), 20_000);
+
+    expect(exit).toEqual({ terminal_id: id, exit_code: 0, signal: null });
+    expect(exitsOf(e2e, sessionId, id)).toHaveLength(1);
+    const events = toolCallEvents(e2e, sessionId, id);
+    // The call completed with its result; the terminal's exit came after, at the task's end.
+    const completedAt = events.findIndex((e) => e.status === "completed");
+    const exitAt = events.findIndex((e) => (e._meta as { terminal_exit?: unknown })?.terminal_exit);
+    expect(completedAt).toBeGreaterThan(0);
+    expect(exitAt).toBeGreaterThan(completedAt);
+    const output = events
+      .map((e) => (e._meta as { terminal_output?: { data: string } })?.terminal_output?.data ?? "")
+      .join("");
+    expect(output).toBe("first-piece\nsecond-piece\n");
+  });
 });
 
 describe("what Claude Code does after the prompt's response", () => {
