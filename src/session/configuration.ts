@@ -1,6 +1,8 @@
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import type { ModelInfo, PermissionMode } from "../claude/types.js";
 import { InvalidParamsError } from "../errors.js";
+import { log } from "../logger.js";
+import { withTimeout } from "../util/timeout.js";
 import {
   CONFIG_IDS,
   configOptions,
@@ -19,6 +21,9 @@ import {
   type ModeConditions,
 } from "./modes.js";
 import type { AdapterSettings } from "./settings.js";
+
+/** How long reading Claude Code's current model after a turn may take. */
+const MODEL_CHECK_TIMEOUT_MS = 2_000;
 
 /** How configuration changes reach the running Claude Code process. */
 export interface ClaudeControls {
@@ -212,6 +217,16 @@ export class SessionConfiguration {
     if (!wanted || names.some((name) => name?.toLowerCase() === wanted)) return;
     this.state.model = resolveModelValue(model, this.models)?.value ?? model;
     await this.publish.optionsChanged(this.options());
+  }
+
+  /** After a turn: asks Claude Code which model it runs, and follows it (`modelReported`). */
+  async followModel(claude: { currentModel(): Promise<string> }): Promise<void> {
+    try {
+      const model = await withTimeout(claude.currentModel(), MODEL_CHECK_TIMEOUT_MS, "model check");
+      await this.modelReported(model);
+    } catch (error) {
+      log.debug("could not follow Claude Code's model", error);
+    }
   }
 
   async modeChanged(mode: PermissionMode): Promise<void> {

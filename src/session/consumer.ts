@@ -1,6 +1,7 @@
 import type { ClaudeQuery } from "../claude/query.js";
 import type { SDKMessage, SDKResultMessage } from "../claude/types.js";
 import type { ClaudeActivity } from "./claude-activity.js";
+import type { ClaudeTasks } from "./claude-tasks.js";
 import type { Turn } from "./turn.js";
 
 export type SystemMessage = Extract<SDKMessage, { type: "system" }>;
@@ -37,6 +38,8 @@ export class ClaudeMessageConsumer {
   constructor(
     private readonly host: ConsumerHost,
     private readonly activity: ClaudeActivity,
+    /** Learns of Claude Code's tasks from every message, before the message is shown. */
+    private readonly tasks: ClaudeTasks,
   ) {}
 
   /** Reads one process's messages until its stream ends or it is no longer the live one. */
@@ -45,7 +48,7 @@ export class ClaudeMessageConsumer {
     try {
       for await (const message of query.messages) {
         if (!this.host.isLive(query)) break;
-        await this.dispatch(message);
+        await this.dispatch(message, query);
       }
     } catch (error) {
       failure = error;
@@ -53,10 +56,11 @@ export class ClaudeMessageConsumer {
     await this.host.ended(query, failure);
   }
 
-  private async dispatch(message: SDKMessage): Promise<void> {
+  private async dispatch(message: SDKMessage, query: ClaudeQuery): Promise<void> {
     const turn = this.host.userTurn();
     if (turn) turn.heardFromClaude = true;
     this.host.heard();
+    await this.tasks.observe(message, query);
     if (message.type === "result") {
       if (turn?.answeredBy(message)) return this.host.endUserTurn(turn, message);
       this.activity.ownTurnEnded();

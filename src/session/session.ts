@@ -24,6 +24,7 @@ import { plansDirectory } from "../plan/plan-file.js";
 import { withTimeout } from "../util/timeout.js";
 import { sessionQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
+import { ClaudeTasks } from "./claude-tasks.js";
 import { availableCommands } from "./commands.js";
 import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
 import type { KnownModels } from "./model-cache.js";
@@ -43,15 +44,13 @@ import { SessionTerminals } from "./terminals.js";
 import { sessionCanUseTool } from "./tool-gate.js";
 import { ToolCallTracker } from "./tool-calls.js";
 import type { Turn } from "./turn.js";
-import { TurnQueue, UNFINISHED, userMessage } from "./turn-queue.js";
+import { TurnQueue, userMessage } from "./turn-queue.js";
+import { UNFINISHED } from "./unfinished.js";
 import { PlanHandoffs } from "./plan-handoffs.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import { StartupWatch, START_TIMEOUT_MS } from "./startup.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
-
-/** How long reading Claude Code's current model after a turn may take. */
-const MODEL_CHECK_TIMEOUT_MS = 2_000;
 
 /** The model name Claude Code gives the messages it makes up itself (API errors). */
 const SYNTHETIC_MODEL = "<synthetic>";
@@ -94,6 +93,10 @@ export class Session {
   private closed = false;
   private readonly tools = new ToolCallTracker((call, name) => this.terminals.announce(call, name));
   private readonly terminals: SessionTerminals;
+  private readonly tasks = new ClaudeTasks({
+    tools: this.tools,
+    close: (calls, reason) => this.turns.closeToolCalls(calls, () => reason),
+  });
   private readonly stream: StreamTranslator;
   private readonly canUseTool: CanUseTool;
   private readonly usage = new UsageTracker();
@@ -129,6 +132,7 @@ export class Session {
       ended: (query, failure) => this.onQueryEnded(query, failure),
     },
     this.activity,
+    this.tasks,
   );
 
   constructor(private readonly options: SessionOptions) {
@@ -175,7 +179,12 @@ export class Session {
     );
     const context = { cwd: options.cwd };
     this.terminals = new SessionTerminals(
-      { client: options.client, send: (update) => this.send(update), process: () => this.query },
+      {
+        client: options.client,
+        send: (update) => this.send(update),
+        process: () => this.query,
+        backgroundTask: (toolUseId) => this.tasks.backgroundCommand(toolUseId),
+      },
       options.cwd,
     );
     this.stream = new StreamTranslator(options.client, this.tools, context, this.terminals);
@@ -192,6 +201,7 @@ export class Session {
       stream: this.stream,
       terminals: this.terminals,
       activity: this.activity,
+      tasks: this.tasks,
       watchdog: this.watchdog,
       query: () => this.query,
       liveQuery: () => this.query ?? this.startQuery(this.configuration?.current.mode ?? "default"),
@@ -531,14 +541,7 @@ export class Session {
 
   /** The model option follows what Claude Code runs after a turn (`/model` in the chat, a fallback). */
   private async followModel(): Promise<void> {
-    const { query, configuration } = this;
-    if (!query || !configuration) return;
-    try {
-      const model = await withTimeout(query.currentModel(), MODEL_CHECK_TIMEOUT_MS, "model check");
-      await this.send(() => configuration.modelReported(model));
-    } catch (error) {
-      log.debug(`session ${this.id}: could not read Claude Code's model`, error);
-    }
+    if (this.query) await this.configuration?.followModel(this.query);
   }
 
   /** Sends an update; a client that went away is logged, not fatal to the turn. */
@@ -576,6 +579,7 @@ export class Session {
       this.activity.reset();
     }
     void this.terminals.processEnded(query); // a replaced process's commands end with it too
+    await this.tasks.processEnded(query); // and its background subagents
     query.close();
     // A replaced process ending late says nothing about the live one.
     if (!active && this.query) return;

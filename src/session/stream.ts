@@ -19,7 +19,7 @@ import {
   type ToolUse,
 } from "../tools/tool-call.js";
 import type { SessionTerminals } from "./terminals.js";
-import type { ToolCallTracker } from "./tool-calls.js";
+import { hasEnded, type ToolCallTracker } from "./tool-calls.js";
 
 type StreamEvent = SDKPartialAssistantMessage["event"];
 type AssistantBlock = SDKAssistantMessage["message"]["content"][number];
@@ -250,6 +250,11 @@ export class StreamTranslator {
       }
       // Plan tools the stream did not show as tool calls get no tool call update.
       if (!call.announced) continue;
+      // A call closed without its result (its turn ended) stays closed: one end, one exit.
+      if (hasEnded(call)) {
+        log.debug(`tool call ${call.id}: result after it was closed, not shown`);
+        continue;
+      }
       // An internal rejection (the plan handoff) shows as the tool's success.
       const result = call.completeSilently ? { ...block, is_error: false, content: "" } : block;
       const structured = call.completeSilently ? undefined : message.tool_use_result;

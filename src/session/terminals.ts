@@ -33,6 +33,8 @@ export interface TerminalsHost {
   send(update: () => Promise<void>): Promise<void>;
   /** The live Claude process, whose background commands are followed. */
   process(): ClaudeQuery | undefined;
+  /** The background task of a command, as Claude Code's task events name it. */
+  backgroundTask(toolUseId: string): string | undefined;
 }
 
 /** Claude Code's report that a task (a background command) ended. */
@@ -103,7 +105,8 @@ export class SessionTerminals {
     update: ToolCallUpdate & { status: ToolCallStatus },
   ): Promise<boolean> {
     if (!this.key || !runsInTerminal(call.name)) return false;
-    const background = block.is_error ? undefined : backgroundCommand(block, structured);
+    const known = this.host.backgroundTask(call.id);
+    const background = block.is_error ? undefined : backgroundCommand(block, structured, known);
     const meta = claudeCodeMeta(call);
     if (background) {
       await this.clientOf(call).updateToolCall(terminalResultUpdate(update, meta, undefined));

@@ -15,6 +15,14 @@ export interface TrackedToolCall {
 }
 
 /**
+ * Whether the call reached its final status (completed or failed, its terminal exited):
+ * nothing changes it afterwards, not even a result that comes after it was closed.
+ */
+export function hasEnded(call: TrackedToolCall): boolean {
+  return call.status === "completed" || call.status === "failed";
+}
+
+/**
  * The session's tool calls by id. The announcement marker de-duplicates the eager
  * `tool_call` of a permission ask and the streamed one; a failed announcement drops
  * its marker so the other path can retry.
@@ -70,9 +78,7 @@ export class ToolCallTracker {
 
   /** Tool calls that have not reached a final status, oldest first. */
   open(): TrackedToolCall[] {
-    return [...this.calls.values()].filter(
-      (call) => call.announced && (call.status === "pending" || call.status === "in_progress"),
-    );
+    return [...this.calls.values()].filter((call) => call.announced && !hasEnded(call));
   }
 
   /** The call's result is internal: the client sees it completed, without its text. */

@@ -5,27 +5,21 @@ import type { ClaudeQuery } from "../claude/query.js";
 import type { SDKUserMessage, UserContentBlock } from "../claude/types.js";
 import { ClaudeProcessExitedError } from "../errors.js";
 import { log } from "../logger.js";
-import { claudeCodeMeta } from "../tools/tool-call.js";
 import { TimeoutError, withTimeout } from "../util/timeout.js";
 import type { ClaudeActivity } from "./claude-activity.js";
+import type { ClaudeTasks } from "./claude-tasks.js";
 import type { TurnOutcome } from "./outcome.js";
 import type { StreamTranslator } from "./stream.js";
 import type { SessionTerminals } from "./terminals.js";
 import type { ToolCallTracker, TrackedToolCall } from "./tool-calls.js";
 import { toPromptResponse, Turn } from "./turn.js";
+import { closeUnfinished, UNFINISHED } from "./unfinished.js";
 import type { Watchdog } from "./watchdog.js";
 
 /** After session/cancel the prompt is answered `cancelled` within this time at the latest. */
 export const CANCEL_GRACE_MS = 1_500;
 /** A cancelled turn that Claude Code has not stopped by then costs it its process. */
 export const STOP_TIMEOUT_MS = 10_000;
-
-/** Why a tool call still open at the end of a turn is closed (conventions.md). */
-export const UNFINISHED = {
-  cancelled: "The turn was cancelled before this tool call returned a result.",
-  notRun: "Claude stopped this tool call before it ran.",
-  noResult: "Claude ended the turn without returning a result for this tool.",
-} as const;
 
 /** What the queue needs from its session. */
 export interface TurnQueueHost {
@@ -36,6 +30,7 @@ export interface TurnQueueHost {
   readonly stream: StreamTranslator;
   readonly terminals: SessionTerminals;
   readonly activity: ClaudeActivity;
+  readonly tasks: ClaudeTasks;
   readonly watchdog: Watchdog;
   /** The live Claude process, if any. */
   query(): ClaudeQuery | undefined;
@@ -199,21 +194,24 @@ export class TurnQueue {
     turn.settle(outcome);
   }
 
-  /** Tool calls still open are closed as failed, saying why: none is left pending. */
+  /**
+   * Tool calls still open are closed as failed, saying why: none is left pending. A call of
+   * a subagent running in the background goes on: its result, or its run's end, closes it.
+   */
   async closeOpenToolCalls(reason: (call: TrackedToolCall) => string): Promise<void> {
-    for (const call of this.host.tools.open()) {
-      const text = reason(call);
-      call.status = "failed";
-      const update = { toolCallId: call.id, status: "failed" as const };
-      await this.host.send(async () => {
-        if (await this.host.terminals.unfinished(call, update, text)) return;
-        await this.host.client.forThread(call.parentToolUseId).updateToolCall({
-          ...update,
-          _meta: claudeCodeMeta(call),
-          content: [{ type: "content", content: { type: "text", text } }],
-        });
-      });
-    }
+    const { tools, tasks } = this.host;
+    await this.closeToolCalls(
+      tools.open().filter((call) => !tasks.holds(call)),
+      reason,
+    );
+  }
+
+  /** These tool calls will get no result: they are closed as failed, saying why. */
+  closeToolCalls(
+    calls: readonly TrackedToolCall[],
+    reason: (call: TrackedToolCall) => string,
+  ): Promise<void> {
+    return closeUnfinished(this.host, calls, reason);
   }
 }
 

@@ -3,10 +3,16 @@
 // starts a turn of its own with the result, and the client sees it.
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { lastUserText, toolResults, type RecordedRequest } from "../scripted-api/index.js";
+import {
+  lastUserText,
+  toolResults,
+  type RecordedRequest,
+  type ScriptTurn,
+} from "../scripted-api/index.js";
 import { poll, startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
 import { reopenAgent } from "./support/e2e-sessions/index.js";
-import { chunkText } from "./support/e2e-turns/index.js";
+import { ZED } from "./support/client-handshakes.js";
+import { chunkText, statusesOf, toolCallEvents } from "./support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
 
@@ -32,6 +38,128 @@ function textSince(e2e: E2E, sessionId: string, from: number): string {
     .map((content) => (content?.type === "text" ? content.text : ""))
     .join("");
 }
+
+/** Whether the request is a subagent's, launched with `prompt`. */
+function asksSubagent(request: RecordedRequest, prompt: string): boolean {
+  const body = request.body as { messages?: Array<{ content: unknown }> };
+  return JSON.stringify(body.messages?.[0]?.content ?? "").includes(prompt);
+}
+
+/**
+ * A model that launches a subagent in the background with `prompt` (answered by `subagent`)
+ * and answers the launch and the subagent's task notification with a text each.
+ */
+function backgroundSubagent(prompt: string, subagent: (request: RecordedRequest) => ScriptTurn) {
+  return (request: RecordedRequest): ScriptTurn => {
+    if (asksSubagent(request, prompt)) return subagent(request);
+    if (lastUserMessage(request).includes("task-notification")) {
+      return { content: [{ type: "text", text: "NOTIFIED" }] };
+    }
+    if (toolResults(request).length) return { content: [{ type: "text", text: "Launched it." }] };
+    return {
+      content: [
+        {
+          type: "tool_use",
+          name: "Agent",
+          input: {
+            description: "Background work",
+            prompt,
+            subagent_type: "general-purpose",
+            run_in_background: true,
+          },
+        },
+      ],
+    };
+  };
+}
+
+/** The terminal exits a call's updates carry. */
+function exitsOf(e2e: E2E, sessionId: string, id: string): unknown[] {
+  return toolCallEvents(e2e, sessionId, id).flatMap((e) => {
+    const meta = e._meta as { terminal_exit?: unknown } | undefined;
+    return meta?.terminal_exit ? [meta.terminal_exit] : [];
+  });
+}
+
+describe("a subagent running in the background after the parent's turn", () => {
+  it("its command, still running when the parent's turn ends, stays open and ends once, by its own result (completed, one terminal_exit 0)", async () => {
+    const subagent = (request: RecordedRequest): ScriptTurn =>
+      toolResults(request).length
+        ? { content: [{ type: "text", text: "SUB-FINISHED" }] }
+        : {
+            content: [
+              {
+                type: "tool_use",
+                id: "toolu_sub_sleep",
+                name: "Bash",
+                input: { command: "sleep 3 && echo slept", description: "Sleep a while" },
+              },
+            ],
+          };
+    const e2e = await startE2E({
+      scenario: Array.from({ length: 8 }, () => backgroundSubagent("Sleep-then-answer", subagent)),
+      permission: { answer: "select", optionId: "allow-once" },
+      clientCapabilities: ZED.clientCapabilities,
+    });
+    const { sessionId } = await e2e.newSession();
+
+    expect(await e2e.prompt(sessionId, "Start a background agent.")).toMatchObject({
+      stopReason: "end_turn",
+    });
+    // The parent's turn has ended while the subagent's command runs: it is not closed.
+    await e2e.updates.waitFor(sessionId, "tool_call", (u) => u.toolCallId === "toolu_sub_sleep");
+    expect(statusesOf(e2e, sessionId, "toolu_sub_sleep").slice(1)).toEqual([]);
+
+    await textArrives(e2e, sessionId, 0, "NOTIFIED");
+    const id = "toolu_sub_sleep";
+    expect(statusesOf(e2e, sessionId, id).slice(1)).toEqual(["completed"]);
+    expect(exitsOf(e2e, sessionId, id)).toEqual([{ terminal_id: id, exit_code: 0, signal: null }]);
+    expect(JSON.stringify(toolCallEvents(e2e, sessionId, id))).not.toContain("Claude stopped");
+  });
+
+  it("its background command is a terminal that stays open past its result, streams its output file and exits with its task's exit code", async () => {
+    const id = "toolu_sub_bg";
+    const subagent = (request: RecordedRequest): ScriptTurn =>
+      toolResults(request).length
+        ? { content: [{ type: "text", text: "SUB-FINISHED" }] }
+        : {
+            content: [
+              {
+                type: "tool_use",
+                id,
+                name: "Bash",
+                input: {
+                  command: "echo first-piece; sleep 1; echo second-piece",
+                  description: "In the background",
+                  run_in_background: true,
+                },
+              },
+            ],
+          };
+    const e2e = await startE2E({
+      scenario: Array.from({ length: 10 }, () => backgroundSubagent("Run-it-behind", subagent)),
+      permission: { answer: "select", optionId: "allow-once" },
+      clientCapabilities: ZED.clientCapabilities,
+    });
+    const { sessionId } = await e2e.newSession();
+
+    await e2e.prompt(sessionId, "Start a background agent.");
+    const exit = await poll(() => Promise.resolve(exitsOf(e2e, sessionId, id)[0]), 20_000);
+
+    expect(exit).toEqual({ terminal_id: id, exit_code: 0, signal: null });
+    expect(exitsOf(e2e, sessionId, id)).toHaveLength(1);
+    const events = toolCallEvents(e2e, sessionId, id);
+    // The call completed with its result; the terminal's exit came after, at the task's end.
+    const completedAt = events.findIndex((e) => e.status === "completed");
+    const exitAt = events.findIndex((e) => (e._meta as { terminal_exit?: unknown })?.terminal_exit);
+    expect(completedAt).toBeGreaterThan(0);
+    expect(exitAt).toBeGreaterThan(completedAt);
+    const output = events
+      .map((e) => (e._meta as { terminal_output?: { data: string } })?.terminal_output?.data ?? "")
+      .join("");
+    expect(output).toBe("first-piece\nsecond-piece\n");
+  });
+});
 
 describe("what Claude Code does after the prompt's response", () => {
   it("a background Agent's result reaches the client after the response, the next prompt gets its own reply only, and a load replays no notification as the user's words", async () => {

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, type ContentBlock } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import type { SDKUserMessage } from "../claude/types.js";
-import { assistant, result, toolResult, toolUse } from "./support/fake-claude.js";
+import type { SDKMessage, SDKUserMessage } from "../claude/types.js";
+import { assistant, result, sdkMessage, toolResult, toolUse } from "./support/fake-claude.js";
 import { fakeSession } from "./support/fake-session.js";
 
 const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
@@ -40,6 +40,63 @@ async function backgroundBash(id: string, taskId: string) {
   ];
   return { outputFile, messages };
 }
+
+/** Claude Code's task event of a command that went on in the background. */
+function commandTaskStarted(id: string, taskId: string) {
+  return sdkMessage({
+    type: "system",
+    subtype: "task_started",
+    task_id: taskId,
+    tool_use_id: id,
+    description: "watch",
+    task_type: "local_bash",
+    is_backgrounded: true,
+  });
+}
+
+function taskNotification(taskId: string, summary: string) {
+  return sdkMessage({
+    type: "system",
+    subtype: "task_notification",
+    task_id: taskId,
+    status: "completed",
+    output_file: "",
+    summary,
+  });
+}
+
+describe("a subagent's background command", () => {
+  it("keeps its terminal open, streams its output file and ends with its task's exit code, though its result has no structured part", async () => {
+    const session = await fakeSession({ clientCapabilities: { _meta: { terminal_output: true } } });
+    const { agent, sessionId, query, updates } = session;
+    const answer = agent.request(methods.agent.session.prompt, { sessionId, prompt: text("go") });
+    const prompt = await query.waitForSent(1);
+    const bg = await backgroundBash("toolu_bg", "b3");
+    await appendFile(bg.outputFile, "watching\n");
+    // As a subagent's: the command's messages name the subagent, its result is text only.
+    const [use, withStructure] = bg.messages as [SDKMessage, SDKUserMessage];
+    query.emit(
+      { ...use, parent_tool_use_id: "toolu_agent" } as SDKMessage,
+      commandTaskStarted("toolu_bg", "b3"),
+      { ...withStructure, parent_tool_use_id: "toolu_agent", tool_use_result: undefined },
+      answering(prompt),
+    );
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+    await expect
+      .poll(() => metasOf(updates, "toolu_bg").some((m) => m.terminal_output?.data))
+      .toBe(true);
+    expect(metasOf(updates, "toolu_bg").some((m) => m.terminal_exit)).toBe(false);
+
+    query.emit(taskNotification("b3", 'Background command "watch" completed (exit code 0)'));
+    await expect
+      .poll(() => metasOf(updates, "toolu_bg").at(-1)?.terminal_exit)
+      .toEqual({ terminal_id: "toolu_bg", exit_code: 0, signal: null });
+    const output = metasOf(updates, "toolu_bg")
+      .map((m) => m.terminal_output?.data ?? "")
+      .join("");
+    expect(output).toBe("watching\n");
+  });
+});
 
 describe("a background command's terminal and its process", () => {
   it("ends (unknown exit code) when a clear-context plan handoff replaces the process, its output so far kept", async () => {

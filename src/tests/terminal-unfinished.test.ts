@@ -1,8 +1,8 @@
 // In process: a command shown as a terminal that the turn leaves without a result ends its
 // terminal (conventions: every terminal gets its exit), instead of turning into plain text.
 import { describe, expect, it } from "vitest";
-import { UNFINISHED } from "../session/turn-queue.js";
-import { result, toolUse } from "./support/fake-claude.js";
+import { UNFINISHED } from "../session/unfinished.js";
+import { result, toolResult, toolUse } from "./support/fake-claude.js";
 import { fakeSession } from "./support/fake-session.js";
 
 function updatesOf(updates: { update: unknown }[], toolCallId: string) {
@@ -51,6 +51,43 @@ describe("a terminal the turn leaves unfinished", () => {
       { type: "content", content: { type: "text", text: UNFINISHED.notRun } },
     ]);
     expect(hasMeta(last, "terminal_exit")).toBe(false);
+  });
+});
+
+describe("a tool call's end is final", () => {
+  it("a result that comes after the call was closed unfinished sends nothing: no second final status, no second terminal_exit", async () => {
+    const session = await fakeSession({
+      clientCapabilities: { terminal: true, _meta: { terminal_output: true } },
+    });
+    await session.prompt(
+      "run it",
+      toolUse("toolu_sleep", "Bash", { command: "sleep 100" }),
+      result(),
+    );
+    const closed = updatesOf(session.updates, "toolu_sleep").length;
+
+    session.query.emit(
+      toolResult("toolu_sleep", "late", { structured: { stdout: "late", stderr: "" } }),
+      toolUse("toolu_next", "Bash", { command: "true" }),
+    );
+    await expect.poll(() => updatesOf(session.updates, "toolu_next").length).toBeGreaterThan(0);
+    const updates = updatesOf(session.updates, "toolu_sleep");
+    expect(updates).toHaveLength(closed);
+    expect(updates.filter((update) => hasMeta(update, "terminal_exit"))).toHaveLength(1);
+    expect(updates.at(-1)!.status).toBe("failed");
+  });
+
+  it("without terminals, a late result does not turn the failed call completed", async () => {
+    const session = await fakeSession();
+    await session.prompt("read it", toolUse("toolu_read", "Read", { file_path: "/x" }), result());
+    session.query.emit(
+      toolResult("toolu_read", "late text"),
+      toolUse("toolu_next", "Bash", { command: "true" }),
+    );
+    await expect.poll(() => updatesOf(session.updates, "toolu_next").length).toBeGreaterThan(0);
+    const statuses = updatesOf(session.updates, "toolu_read").map((update) => update.status);
+    expect(statuses.filter(Boolean)).toEqual(["pending", "failed"]);
+    expect(JSON.stringify(updatesOf(session.updates, "toolu_read"))).not.toContain("late text");
   });
 });
 

@@ -202,6 +202,17 @@ describe("a command in the background", () => {
     );
   });
 
+  it("a subagent's command, whose result has no structured part, is found from the task Claude Code's task events name for it", () => {
+    expect(backgroundCommand({ tool_use_id: "t", content: text }, undefined, "b1x")).toEqual({
+      taskId: "b1x",
+      outputFile: "/tmp/my dir/tasks/b1x.output",
+    });
+    // The result names another task's file: not followed.
+    expect(backgroundCommand({ tool_use_id: "t", content: text }, undefined, "b2y")).toBe(
+      undefined,
+    );
+  });
+
   it("is not one without a background task id or a named file", () => {
     expect(backgroundCommand({ tool_use_id: "t", content: text }, { stdout: "" })).toBeUndefined();
     expect(

@@ -119,18 +119,21 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * The background task of a command's result, when the command went on in the background
- * (`run_in_background`, or a timeout moved it there). The output file is named in the
- * result text Claude Code writes for the model, after what the command printed on stderr:
- * the last naming counts (a command cannot name another file before it), and only an
- * absolute, normalized path to the task's own `<task id>.output` is followed.
+ * (`run_in_background`, or a timeout moved it there): the structured result names it (the
+ * main thread's), or else Claude Code's task events did (`knownTask`, a subagent's command,
+ * whose result has no structured part). The output file is named in the result text Claude
+ * Code writes for the model, after what the command printed: the last naming counts (a
+ * command cannot name another file before it), and only an absolute, normalized path to the
+ * task's own `<task id>.output` is followed.
  */
 export function backgroundCommand(
   block: ToolResultBlock,
   structured: unknown,
+  knownTask?: string,
 ): BackgroundCommand | undefined {
-  if (!isRecord(structured) || typeof structured.backgroundTaskId !== "string") return undefined;
-  const taskId = structured.backgroundTaskId;
-  if (!TASK_ID.test(taskId)) return undefined;
+  const named = isRecord(structured) ? structured.backgroundTaskId : undefined;
+  const taskId = typeof named === "string" ? named : knownTask;
+  if (taskId === undefined || !TASK_ID.test(taskId)) return undefined;
   const text = resultText(block);
   const marker = "Output is being written to: ";
   const start = text.lastIndexOf(marker);
