@@ -8,14 +8,21 @@ import {
   type RequestPermissionResponse,
   type SendRequestOptions,
   type SessionNotification,
+  type StopReason,
 } from "@agentclientprotocol/sdk";
-import type { SessionUpdate as UnstableSessionUpdate } from "@agentclientprotocol/sdk/unstable";
+import type {
+  SessionUpdate as UnstableSessionUpdate,
+  Usage,
+} from "@agentclientprotocol/sdk/unstable";
 
 /** A `session/update` as the sessions build it: ACP v1's, stable or unstable schema. */
 export interface SessionNotificationOut {
   sessionId: string;
   update: SessionNotification["update"] | UnstableSessionUpdate;
 }
+
+/** How a turn ended: its stop reason (and tokens), or the error v1 answers a prompt with. */
+export type TurnEnd = { stopReason: StopReason; usage?: Usage } | { error: Error };
 
 /**
  * Where a session's messages go. The sessions speak ACP v1's shapes; a protocol adapter
@@ -32,6 +39,12 @@ export interface ClientChannel {
     options: SendRequestOptions,
   ): Promise<CreateElicitationResponse>;
   completeElicitation(params: CompleteElicitationNotification): Promise<void>;
+  /**
+   * Claude Code started a turn of its own (no prompt asked for it), and ended it. v1 has
+   * no place for this (its updates simply arrive); v2 reports it as it reports a prompt's.
+   */
+  ownTurnStarted?(sessionId: string): Promise<void>;
+  ownTurnEnded?(sessionId: string, end: TurnEnd): Promise<void>;
 }
 
 /** An ACP v1 connection's client: the messages go as they are. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
-import type { ClientChannel } from "./channel.js";
+import type { ClientChannel, TurnEnd } from "./channel.js";
 import type { ChildRoute, ChildSessions, UnstableSessionUpdate } from "./child-sessions.js";
 import type { AgentClientCapabilities } from "./unstable-capabilities.js";
 import type {
@@ -226,6 +226,16 @@ export class SessionClient {
     }
     this.compactionCalls.add(id);
     await this.sendToolCall({ toolCallId: id, kind: "think", ...fields });
+  }
+
+  /** Claude Code started a turn of its own: a v2 client hears the session running. */
+  async ownTurnStarted(): Promise<void> {
+    if (!this.closed) await this.client.ownTurnStarted?.(this.sessionId);
+  }
+
+  /** Claude Code's own turn ended: a v2 client hears the session idle, and why. */
+  async ownTurnEnded(end: TurnEnd): Promise<void> {
+    if (!this.closed) await this.client.ownTurnEnded?.(this.sessionId, end);
   }
 
   updateUsage(usage: UsageUpdate): Promise<void> {

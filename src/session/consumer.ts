@@ -16,6 +16,8 @@ export interface ConsumerHost {
   heard(): void;
   /** The result that answers the user's turn. */
   endUserTurn(turn: Turn, result: SDKResultMessage): Promise<void>;
+  /** Claude Code began a turn of its own: the client hears it before anything of it. */
+  startOwnTurn(): Promise<void>;
   /** The result of a turn Claude Code started itself. */
   endOwnTurn(result: SDKResultMessage): Promise<void>;
   /** Claude Code's system messages: mode and command changes, notices. */
@@ -72,7 +74,10 @@ export class ClaudeMessageConsumer {
       }
       return this.host.system(message);
     }
-    if (!turn && answersOnMainThread(message)) this.activity.ownTurnStarted();
+    if (!turn && answersOnMainThread(message) && !this.activity.ownTurnRunning) {
+      this.activity.ownTurnStarted();
+      await this.host.startOwnTurn();
+    }
     // A cancelled prompt already answered: what Claude Code still says for it is not shown.
     if (turn?.isSettled) return;
     await this.host.show(message);

@@ -28,7 +28,8 @@ import { ClaudeTasks } from "./claude-tasks.js";
 import { availableCommands } from "./commands.js";
 import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
 import type { KnownModels } from "./model-cache.js";
-import { startFailedNotice, turnFailedNotice } from "./notices.js";
+import { startFailedNotice } from "./notices.js";
+import { OwnTurns } from "./own-turns.js";
 import { SystemMessages } from "./system-messages.js";
 import { continuationId } from "./continuations.js";
 import { SessionConfiguration } from "./configuration.js";
@@ -116,6 +117,19 @@ export class Session {
   private readonly mcp: SessionMcp;
   private readonly systemMessages: SystemMessages;
   private readonly activity = new ClaudeActivity(() => this.idle.schedule());
+  private readonly ownTurns = new OwnTurns({
+    client: () => this.options.client,
+    usage: this.usage,
+    activity: this.activity,
+    userTurnRuns: () => !!this.turns.current && !this.turns.current.isFinished,
+    closeOpen: async () => {
+      this.stream.endTurn();
+      await this.turns.closeOpenToolCalls(() => UNFINISHED.noResult);
+    },
+    followModel: () => this.followModel(),
+    afterTurn: () => this.titles.afterTurn(),
+    send: (update) => this.send(update),
+  });
   private readonly subagents: Subagents;
   private readonly consumer = new ClaudeMessageConsumer(
     {
@@ -123,7 +137,8 @@ export class Session {
       userTurn: () => (this.turns.current?.isFinished ? undefined : this.turns.current),
       heard: () => this.watchdog.heard(),
       endUserTurn: (turn, result) => this.endTurn(turn, result),
-      endOwnTurn: (result) => this.endOwnTurn(result),
+      startOwnTurn: () => this.ownTurns.started(),
+      endOwnTurn: (result) => this.ownTurns.ended(result),
       system: async (message) => {
         await this.send(() => this.subagents.system(message));
         await this.systemMessages.handle(message);
@@ -506,27 +521,6 @@ export class Session {
     this.titles.afterTurn();
   }
 
-  /**
-   * A turn Claude Code started itself ended: its usage is reported, and what it left open
-   * is closed unless the user's turn, which may share those tool calls, still runs.
-   */
-  private async endOwnTurn(result: SDKResultMessage): Promise<void> {
-    this.usage.observeResult(result, undefined);
-    await this.followModel();
-    const outcome = outcomeOfResult(result, { cancelRequested: false });
-    if ("error" in outcome) {
-      await this.send(() =>
-        this.options.client.sendNotice(turnFailedNotice(outcome.error.message)),
-      );
-    }
-    await this.sendUsage(this.usage.update());
-    if (!this.turns.current || this.turns.current.isFinished) {
-      this.stream.endTurn();
-      await this.turns.closeOpenToolCalls(() => UNFINISHED.noResult);
-    }
-    this.titles.afterTurn();
-  }
-
   /** Drops the private conversation for a new one (a plan handoff); the transcript stays. */
   private newConversation(mode: PlanHandoff["mode"]): ClaudeQuery {
     const old = this.query;
@@ -576,7 +570,7 @@ export class Session {
     const active = this.query === query;
     if (active) {
       this.query = undefined;
-      this.activity.reset();
+      void this.ownTurns.processEnded(failure);
     }
     void this.terminals.processEnded(query); // a replaced process's commands end with it too
     await this.tasks.processEnded(query); // and its background subagents

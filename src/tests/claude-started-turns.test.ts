@@ -40,6 +40,15 @@ describe("a turn Claude Code starts itself", () => {
     expect(agentText(updates)).toBe("Launched.The subagent found 42.");
   });
 
+  it("reaches a v1 client as its updates only: v1 has no state of a turn, so none is sent", async () => {
+    const { query, updates } = await setup();
+    const before = updates.length;
+    query.emit(...streamedText("own", "On my own."), ownResult());
+    await tick();
+    const kinds = new Set(updates.slice(before).map((n) => n.update.sessionUpdate as string));
+    expect([...kinds]).toEqual(["agent_message_chunk"]);
+  });
+
   it("never settles a user's prompt: only the result that names the prompt's message does", async () => {
     const { agent, query, sessionId } = await setup();
     let settled = false;

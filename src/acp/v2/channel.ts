@@ -1,7 +1,8 @@
 import type * as v1 from "@agentclientprotocol/sdk";
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { log } from "../../logger.js";
-import type { ClientChannel, SessionNotificationOut } from "../channel.js";
+import type { ClientChannel, SessionNotificationOut, TurnEnd } from "../channel.js";
+import { ForegroundOrder, idleState, type ForegroundWork } from "./foreground.js";
 import { toV2ToolCall, UpdateTranslator } from "./updates.js";
 
 type Foreground = "idle" | "running" | "requires_action";
@@ -19,14 +20,18 @@ const FALLBACK_TITLE = "Permission required";
  * The sessions' messages to a v2 client: each v1 update translated (updates.ts), permission
  * and elicitation requests in v2's shapes and their answers back in v1's, and each main
  * session's foreground state (`state_update`): the v2 app reports a prompt's turn running
- * and idle; while a request waits for the user in a running turn, the session
- * `requires_action`, and `running` again once the last one is answered. A session closed
- * here hears nothing more until it is opened again.
+ * and idle, the session a turn Claude Code started itself, each in turn (foreground.ts);
+ * while a request waits for the user in a running turn, the session `requires_action`,
+ * and `running` again once the last one is answered. A session closed here hears nothing
+ * more until it is opened again.
  */
 export class V2Channel implements ClientChannel {
   private readonly translator = new UpdateTranslator();
   private readonly foreground = new Map<string, SessionHandle>();
   private readonly closed = new Set<string>();
+  private readonly order = new ForegroundOrder();
+  /** Per session: the turn Claude Code started itself, while it runs. */
+  private readonly ownTurns = new Map<string, { work: ForegroundWork; handle: SessionHandle }>();
 
   constructor(private readonly client: v2.AgentContext) {}
 
@@ -38,7 +43,7 @@ export class V2Channel implements ClientChannel {
   /** A session opened on this connection: idle, and heard. */
   open(sessionId: string): void {
     this.allow(sessionId);
-    this.translator.forget(sessionId);
+    this.forget(sessionId);
     this.foreground.set(sessionId, { state: "idle", asks: 0 });
   }
 
@@ -51,7 +56,40 @@ export class V2Channel implements ClientChannel {
   close(sessionId: string): void {
     this.closed.add(sessionId);
     this.foreground.delete(sessionId);
+    this.forget(sessionId);
+  }
+
+  /** Nothing of an earlier opening of the session is carried over. */
+  private forget(sessionId: string): void {
     this.translator.forget(sessionId);
+    this.ownTurns.get(sessionId)?.work.abandon();
+    this.ownTurns.delete(sessionId);
+    this.order.forget(sessionId);
+  }
+
+  /**
+   * A piece of the session's foreground work begins (a prompt's turn): `start` reports it
+   * once the one before it has been reported ended.
+   */
+  begin(sessionId: string, start: () => Promise<void>): ForegroundWork {
+    return this.order.begin(sessionId, start);
+  }
+
+  /** Claude Code started a turn of its own: the session runs, as for a prompt's turn. */
+  async ownTurnStarted(sessionId: string): Promise<void> {
+    const handle = this.foreground.get(sessionId);
+    if (!handle || this.ownTurns.has(sessionId)) return;
+    const work = this.begin(sessionId, () => this.state(sessionId, { state: "running" }, handle));
+    this.ownTurns.set(sessionId, { work, handle });
+    await work.shown;
+  }
+
+  /** Claude Code's own turn ended: idle, with its stop reason and tokens or its error. */
+  async ownTurnEnded(sessionId: string, end: TurnEnd): Promise<void> {
+    const own = this.ownTurns.get(sessionId);
+    if (!own) return;
+    this.ownTurns.delete(sessionId);
+    await own.work.end(() => this.state(sessionId, idleState(end), own.handle));
   }
 
   /** The session's foreground state as last reported, if it is open here. */

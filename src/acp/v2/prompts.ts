@@ -1,11 +1,13 @@
-import type { PromptResponse as V1PromptResponse } from "@agentclientprotocol/sdk";
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { RequestError } from "@agentclientprotocol/sdk";
+import type { Usage } from "@agentclientprotocol/sdk/unstable";
 import type { AgentCore } from "../../agent-core.js";
 import { log } from "../../logger.js";
 import { deferred, type Deferred } from "../../util/deferred.js";
+import type { TurnEnd } from "../channel.js";
 import { toRequestError } from "../errors.js";
 import type { SessionHandle, V2Channel } from "./channel.js";
+import { idleState, type ForegroundWork } from "./foreground.js";
 import { promptBlocks } from "./params.js";
 
 /**
@@ -15,12 +17,10 @@ import { promptBlocks } from "./params.js";
  * end is the idle `state_update` with its stop reason (and usage), or with the error that
  * v1 answers the prompt with. A prompt cancelled (or closed) before its turn starts is
  * answered -32800; one refused before (a closed session, invalid content) gets its error.
- * Per session, a prompt's start is reported after the end of the one before it.
+ * Per session, a prompt's start is reported after the end of the turn before it (a
+ * prompt's, or one Claude Code started itself: the channel keeps the order).
  */
 export class PromptLifecycle {
-  /** Per session: settles once the last inserted prompt's end has been reported. */
-  private readonly reported = new Map<string, Promise<void>>();
-
   constructor(
     private readonly core: AgentCore,
     private readonly channel: V2Channel,
@@ -42,12 +42,9 @@ export class PromptLifecycle {
     signal: AbortSignal,
     answer: Deferred<v2.PromptResponse>,
   ): Promise<void> {
-    let inserted: { handle: SessionHandle | undefined; shown: Promise<void> } | undefined;
-    const ended = deferred<void>();
+    let inserted: { handle: SessionHandle | undefined; work: ForegroundWork } | undefined;
     // The message's id is Claude Code's: its transcript, and so a replay, keep it.
     const started = (messageId: string) => {
-      const before = this.reported.get(sessionId);
-      this.reported.set(sessionId, ended.promise);
       const handle = this.channel.handle(sessionId);
       // Both sent at once, in order, before anything Claude Code answers can be.
       const show = () =>
@@ -55,29 +52,23 @@ export class PromptLifecycle {
           this.report(() => this.channel.userMessage(sessionId, messageId, prompt)),
           this.report(() => this.channel.state(sessionId, { state: "running" }, handle)),
         ]).then(() => answer.resolve({ messageId }));
-      inserted = { handle, shown: before ? before.then(show) : show() };
+      inserted = { handle, work: this.channel.begin(sessionId, show) };
     };
-    let end: v2.StateUpdate;
-    let failure: RequestError | undefined;
+    let end: TurnEnd;
     try {
       const response = await this.core.prompt(sessionId, promptBlocks(prompt), signal, started);
-      end = idle(response);
+      const { usage } = response as { usage?: Usage | null };
+      end = { stopReason: response.stopReason, ...(usage ? { usage } : {}) };
     } catch (error) {
-      failure = toRequestError(error);
-      end = { state: "idle", stopReason: "error", error: failure.toErrorResponse() };
+      end = { error: toRequestError(error) };
     }
-    try {
-      if (!inserted) {
-        // Never inserted: the prompt's own answer says why.
-        answer.reject(failure ?? RequestError.requestCancelled());
-        return;
-      }
-      await inserted.shown;
-      await this.report(() => this.channel.state(sessionId, end, inserted!.handle));
-    } finally {
-      ended.resolve();
-      if (this.reported.get(sessionId) === ended.promise) this.reported.delete(sessionId);
+    if (!inserted) {
+      // Never inserted: the prompt's own answer says why.
+      answer.reject("error" in end ? end.error : RequestError.requestCancelled());
+      return;
     }
+    const { work, handle } = inserted;
+    await work.end(() => this.report(() => this.channel.state(sessionId, idleState(end), handle)));
   }
 
   /** A report the client may not hear (it went away): logged, never the prompt's failure. */
@@ -88,13 +79,4 @@ export class PromptLifecycle {
       log.warn("could not report a prompt's state", error);
     }
   }
-}
-
-/** The idle update ending a turn: v1's stop reason and usage. */
-function idle(response: V1PromptResponse & { usage?: v2.Usage | null }): v2.StateUpdate {
-  return {
-    state: "idle",
-    stopReason: response.stopReason,
-    ...(response.usage ? { usage: response.usage } : {}),
-  } as v2.StateUpdate;
 }
