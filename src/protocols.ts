@@ -1,6 +1,4 @@
-import type { Stream } from "@agentclientprotocol/sdk";
-import { agentProtocolRouter } from "@agentclientprotocol/sdk/experimental/v2";
-import { createV2Agent } from "./acp/v2/app.js";
+import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
 import { createAgent } from "./agent.js";
 import type { AgentDependencies } from "./agent-core.js";
 
@@ -23,14 +21,86 @@ export function protocolPin(env: NodeJS.ProcessEnv): ProtocolPin | undefined {
 }
 
 /**
- * What serves a connection. Unpinned, the SDK's protocol router reads the client's first
- * `initialize` and hands the connection to the v1 app or the v2 one: the highest version
- * at or below the one asked for. Pinned to 1, the v1 app alone, exactly as before v2 (any
- * version asked gets v1); pinned to 2, the router with the v2 app alone (a v1 client's
- * `initialize` gets -32022, and may try again).
+ * What serves a connection. Unpinned, the client's first request decides: an `initialize`
+ * asking for a version below 2 is served by the v1 app, exactly as when pinned to 1 (a
+ * version below 1 gets v1, as ACP asks: the latest version the agent supports at or below
+ * it, or else its own); anything else (v2 or newer, a malformed `initialize`, another
+ * request first) goes to the SDK's protocol router with both apps, which picks the highest
+ * version at or below the one asked for and answers what it cannot route. Pinned to 2, the
+ * router with the v2 app alone (a v1 client's `initialize` gets -32022, and may try again).
+ * The v2 app and the router load only when a connection needs them: their schemas are a
+ * large part of what the agent compiles before it can answer `initialize`.
  */
 export function agentConnector(deps: AgentDependencies, pin?: ProtocolPin): AgentConnector {
   if (pin === 1) return createAgent(deps);
+  if (pin === 2) return lazily(() => v2Router(deps, false));
+  return {
+    connect(stream) {
+      // A connection that ends before any request has nothing to route: v1 closes it.
+      return lazily(async (first) =>
+        !first || asksForV1(first) ? createAgent(deps) : v2Router(deps, true),
+      ).connect(stream);
+    },
+  };
+}
+
+async function v2Router(deps: AgentDependencies, withV1: boolean): Promise<AgentConnector> {
+  const [{ agentProtocolRouter }, { createV2Agent }] = await Promise.all([
+    import("@agentclientprotocol/sdk/experimental/v2"),
+    import("./acp/v2/app.js"),
+  ]);
   const router = agentProtocolRouter().withV2(createV2Agent(deps));
-  return pin === 2 ? router : router.withV1(createAgent(deps));
+  return withV1 ? router.withV1(createAgent(deps)) : router;
+}
+
+/** The first request is an `initialize` that asks for a version below 2. */
+function asksForV1(first: AnyMessage): boolean {
+  if (!("method" in first) || first.method !== "initialize") return false;
+  const params: unknown = first.params;
+  if (typeof params !== "object" || params === null || !("protocolVersion" in params)) {
+    return false;
+  }
+  const version = params.protocolVersion;
+  return typeof version === "number" && Number.isInteger(version) && version >= 0 && version < 2;
+}
+
+/**
+ * A connector chosen once the connection's first request has arrived (notifications and
+ * responses before it are kept, and go to the chosen one first, in order).
+ */
+function lazily(
+  choose: (first: AnyMessage | undefined) => Promise<AgentConnector> | AgentConnector,
+): AgentConnector {
+  return {
+    connect(stream) {
+      const reader = stream.readable.getReader();
+      const closed = (async () => {
+        const before: AnyMessage[] = [];
+        let first: AnyMessage | undefined;
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          before.push(value);
+          if ("method" in value && "id" in value) {
+            first = value;
+            break;
+          }
+        }
+        const connector = await choose(first);
+        const readable = new ReadableStream<AnyMessage>({
+          start(controller) {
+            for (const message of before) controller.enqueue(message);
+          },
+          async pull(controller) {
+            const { value, done } = await reader.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+          cancel: (reason) => reader.cancel(reason),
+        });
+        await connector.connect({ readable, writable: stream.writable }).closed;
+      })();
+      return { closed };
+    },
+  };
 }

@@ -391,7 +391,10 @@ function rawConnection(pin?: ProtocolPin) {
     const { value } = await reader.read();
     return value!;
   };
-  return { request };
+  /** Sends a notification: nothing answers it. */
+  const notify = (method: string, params: unknown) =>
+    writer.write({ jsonrpc: "2.0", method, params });
+  return { request, notify };
 }
 
 const INFO = { name: "raw", version: "0" };
@@ -426,6 +429,19 @@ describe("the protocol router and the version pin", () => {
     expect(await request("initialize", { protocolVersion: 2, info: INFO })).toMatchObject({
       result: { protocolVersion: 2 },
     });
+  });
+
+  it("a version below 1 gets v1, the version the agent supports closest to it (ACP: answer with a supported version)", async () => {
+    const { request } = rawConnection();
+    const answer = await request("initialize", { protocolVersion: 0, clientCapabilities: {} });
+    expect(answer).toMatchObject({ result: { protocolVersion: 1, agentCapabilities: {} } });
+  });
+
+  it("notifications before the first request do not decide the route: a v2 initialize after them gets v2", async () => {
+    const { request, notify } = rawConnection();
+    await notify("session/cancel", { sessionId: "none" });
+    const answer = await request("initialize", { protocolVersion: 2, info: INFO });
+    expect(answer).toMatchObject({ result: { protocolVersion: 2 } });
   });
 
   it("pinned to 2, a v1 initialize is refused with -32022 naming version 2, and a v2 one may follow", async () => {
