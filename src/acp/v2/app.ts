@@ -3,10 +3,12 @@ import { AgentCore, type AgentDependencies } from "../../agent-core.js";
 import type { Session } from "../../session/session.js";
 import { sessionClient } from "../child-sessions.js";
 import { withRequestErrors } from "../errors.js";
+import { STEERING_METHOD, steeringParams } from "../steering.js";
 import { initializeResponseV2, sessionCapabilities } from "./capabilities.js";
 import { V2Channel } from "./channel.js";
 import { configValue, openParams, replays } from "./params.js";
 import { PromptLifecycle } from "./prompts.js";
+import { steerV2 } from "./steering.js";
 import { toV2ConfigOptions } from "./updates.js";
 
 /**
@@ -101,6 +103,11 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
     )
     .onRequest(v2.methods.agent.session.prompt, ({ params, signal }) =>
       prompts!.prompt(params.sessionId, params.prompt, signal),
+    )
+    .onRequest(
+      STEERING_METHOD,
+      steeringParams,
+      withRequestErrors(({ params }) => Promise.resolve(steerV2(core, prompts!, params))),
     )
     .onRequest(
       v2.methods.agent.session.setConfigOption,

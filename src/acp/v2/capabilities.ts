@@ -1,6 +1,7 @@
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { authMethods } from "../auth.js";
 import { AGENT_INFO } from "../capabilities.js";
+import { STEERING_META } from "../steering.js";
 import type { AgentClientCapabilities } from "../unstable-capabilities.js";
 
 /** The ACP v2 draft's protocol version. */
@@ -65,5 +66,7 @@ export function initializeResponseV2(client: AgentClientCapabilities): v2.Initia
     info: AGENT_INFO,
     capabilities: AGENT_CAPABILITIES_V2,
     authMethods: authMethodsV2(client),
+    // As on v1: v2 keeps the initialize answer's top-level `_meta` for extensions.
+    _meta: STEERING_META,
   };
 }
