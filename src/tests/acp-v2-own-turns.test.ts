@@ -3,32 +3,10 @@
 // with its stop reason and tokens, in order with the prompts' turns around it.
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { describe, expect, it } from "vitest";
-import { result, streamedText } from "./support/fake-claude.js";
-import { START_UPDATES } from "./support/in-process.js";
-import { v2Session } from "./support/in-process-v2.js";
+import { ownTurnResult, result, streamedText } from "./support/fake-claude.js";
+import { foregroundWords, v2Session } from "./support/in-process-v2.js";
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
-
-/** The result of a turn Claude Code started for a task notification. */
-const ownResult = (fields: Parameters<typeof result>[0] = {}) =>
-  result({
-    ...fields,
-    extra: { origin: { kind: "task-notification", producer: "session-task" }, ...fields.extra },
-  });
-
-/** Each update as one word: its kind, a state with its stop reason, a message's id. */
-function shown(updates: v2.SessionUpdate[]): string[] {
-  return updates
-    .filter((u) => !START_UPDATES.has(u.sessionUpdate) && u.sessionUpdate !== "usage_update")
-    .map((u) => {
-      if (u.sessionUpdate === "state_update") {
-        return [u.state, "stopReason" in u ? u.stopReason : undefined].filter(Boolean).join(" ");
-      }
-      if (u.sessionUpdate === "user_message") return "user_message";
-      if (u.sessionUpdate === "agent_message_chunk") return `text ${String(u.messageId)}`;
-      return u.sessionUpdate;
-    });
-}
 
 describe("a turn Claude Code starts itself, on v2", () => {
   it("after a prompt's turn: running before its first update, then idle end_turn with its tokens", async () => {
@@ -39,11 +17,11 @@ describe("a turn Claude Code starts itself, on v2", () => {
 
     query.emit(
       ...streamedText("m2", "The task found 42."),
-      ownResult({ usage: { input_tokens: 7, output_tokens: 3 } }),
+      ownTurnResult({ usage: { input_tokens: 7, output_tokens: 3 } }),
     );
     await idle(sessionId, 2);
 
-    expect(shown(updates(sessionId))).toEqual([
+    expect(foregroundWords(updates(sessionId))).toEqual([
       "user_message",
       "running",
       "text m1",
@@ -77,13 +55,13 @@ describe("a turn Claude Code starts itself, on v2", () => {
     expect(answered).toBe(false);
     expect(query.sent).toHaveLength(0);
 
-    query.emit(ownResult());
+    query.emit(ownTurnResult());
     await query.waitForSent(1);
     const { messageId } = await answer;
     query.emit(...streamedText("mine", "Your answer."), result());
     await idle(sessionId, 2);
 
-    expect(shown(updates(sessionId))).toEqual([
+    expect(foregroundWords(updates(sessionId))).toEqual([
       "running",
       "text own",
       "idle end_turn",
@@ -101,9 +79,9 @@ describe("a turn Claude Code starts itself, on v2", () => {
     const { prompt, query, sessionId, updates, idle } = await v2Session();
     await Promise.all([prompt("go"), query.waitForSent(1)]);
     // The prompt's result and Claude Code's own turn in one burst.
-    query.emit(result(), ...streamedText("own", "More."), ownResult());
+    query.emit(result(), ...streamedText("own", "More."), ownTurnResult());
     await idle(sessionId, 2);
-    expect(shown(updates(sessionId))).toEqual([
+    expect(foregroundWords(updates(sessionId))).toEqual([
       "user_message",
       "running",
       "idle end_turn",
@@ -115,7 +93,10 @@ describe("a turn Claude Code starts itself, on v2", () => {
 
   it("that fails ends idle with stopReason error and the error, after its notice", async () => {
     const { query, sessionId, updates, states, idle } = await v2Session();
-    query.emit(...streamedText("own", "Trying."), ownResult({ isError: true, text: "Overloaded" }));
+    query.emit(
+      ...streamedText("own", "Trying."),
+      ownTurnResult({ isError: true, text: "Overloaded" }),
+    );
     await idle(sessionId);
     expect(states(sessionId).at(-1)).toEqual({
       sessionUpdate: "state_update",
@@ -158,7 +139,7 @@ describe("a turn Claude Code starts itself, on v2", () => {
       ["idle", "cancelled"],
     ]);
     const before = updates(sessionId).length;
-    query.emit(...streamedText("own2", "After the close."), ownResult());
+    query.emit(...streamedText("own2", "After the close."), ownTurnResult());
     await settle();
     expect(updates(sessionId)).toHaveLength(before);
   });
@@ -166,7 +147,7 @@ describe("a turn Claude Code starts itself, on v2", () => {
   it("a result that comes while the user's turn runs is not a turn of its own: no state is reported for it", async () => {
     const { prompt, query, sessionId, states, idle } = await v2Session();
     await Promise.all([prompt("go"), query.waitForSent(1)]);
-    query.emit(...streamedText("m1", "Working."), ownResult());
+    query.emit(...streamedText("m1", "Working."), ownTurnResult());
     await settle();
     expect(states(sessionId).map((s) => s.state)).toEqual(["running"]);
     query.emit(result());

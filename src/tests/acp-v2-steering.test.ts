@@ -6,9 +6,8 @@ import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
 import type { SDKUserMessage } from "../claude/types.js";
-import { result, streamedText, toolResult, toolUse } from "./support/fake-claude.js";
-import { START_UPDATES } from "./support/in-process.js";
-import { v2Session, type V2Options } from "./support/in-process-v2.js";
+import { ownTurnResult, result, streamedText, toolResult, toolUse } from "./support/fake-claude.js";
+import { foregroundWords, v2Session, type V2Options } from "./support/in-process-v2.js";
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
@@ -20,10 +19,6 @@ const PROMPT_REQUIRED = { steering: { idleBehavior: "promptRequired" } };
 const answering = (...messages: SDKUserMessage[]) =>
   result({ extra: { user_message_uuids: messages.map((m) => m.uuid) } });
 
-/** The result of a turn Claude Code started for a task notification. */
-const ownResult = () =>
-  result({ extra: { origin: { kind: "task-notification", producer: "session-task" } } });
-
 async function steeringSession(options: V2Options = {}) {
   const session = await v2Session(options);
   const steer = (prompt: unknown, meta?: unknown, sessionId: string = session.sessionId) =>
@@ -33,19 +28,6 @@ async function steeringSession(options: V2Options = {}) {
       ...(meta === undefined ? {} : { _meta: meta }),
     });
   return { ...session, steer };
-}
-
-/** Each update as one word: its kind, a state with its stop reason, a message's id. */
-function shown(updates: v2.SessionUpdate[]): string[] {
-  return updates
-    .filter((u) => !START_UPDATES.has(u.sessionUpdate) && u.sessionUpdate !== "usage_update")
-    .map((u) => {
-      if (u.sessionUpdate === "state_update") {
-        return [u.state, "stopReason" in u ? u.stopReason : undefined].filter(Boolean).join(" ");
-      }
-      if (u.sessionUpdate === "agent_message_chunk") return `text ${String(u.messageId)}`;
-      return u.sessionUpdate;
-    });
 }
 
 function rpcError(error: unknown): { code: number; message: string; data?: unknown } {
@@ -85,10 +67,10 @@ describe("_session/steering on v2 with a turn running", () => {
 
     query.emit(...streamedText("m1", "Work done. "), answering(query.sent[0]!));
     await settle();
-    expect(shown(updates(sessionId))).not.toContain("idle end_turn");
+    expect(foregroundWords(updates(sessionId))).not.toContain("idle end_turn");
     query.emit(...streamedText("m2", "This too."), answering(steerMessage));
     await idle(sessionId);
-    expect(shown(updates(sessionId))).toEqual([
+    expect(foregroundWords(updates(sessionId))).toEqual([
       "user_message",
       "running",
       "text m1",
@@ -130,14 +112,14 @@ describe("_session/steering on v2 with a turn running", () => {
 describe("_session/steering on v2 with no turn running", () => {
   it("answers promptRequired (reason noRunningTurn) when the client asked with idleBehavior, and sends and reports nothing", async () => {
     const { steer, query, sessionId, updates } = await steeringSession();
-    const before = shown(updates(sessionId));
+    const before = foregroundWords(updates(sessionId));
     expect(await steer(text("go on"), PROMPT_REQUIRED)).toEqual({
       outcome: "promptRequired",
       reason: "noRunningTurn",
     });
     await settle();
     expect(query.sent).toEqual([]);
-    expect(shown(updates(sessionId))).toEqual(before);
+    expect(foregroundWords(updates(sessionId))).toEqual(before);
   });
 
   it("otherwise starts a turn (startedNewTurn) reported as a prompt's: its user message with the steer's content, running, then idle with the stop reason", async () => {
@@ -147,7 +129,7 @@ describe("_session/steering on v2 with no turn running", () => {
     expect(message.message.content).toEqual([{ type: "text", text: "start something" }]);
     query.emit(...streamedText("m1", "Started."), answering(message));
     await idle(sessionId);
-    expect(shown(updates(sessionId))).toEqual([
+    expect(foregroundWords(updates(sessionId))).toEqual([
       "user_message",
       "running",
       "text m1",
@@ -165,11 +147,11 @@ describe("_session/steering on v2 with no turn running", () => {
     query.emit(...streamedText("own", "Working on my own."));
     await settle();
     expect(await steer(text("next"))).toEqual({ outcome: "startedNewTurn" });
-    query.emit(ownResult());
+    query.emit(ownTurnResult());
     const message = await query.waitForSent(1);
     query.emit(...streamedText("mine", "Your answer."), answering(message));
     await idle(sessionId, 2);
-    expect(shown(updates(sessionId))).toEqual([
+    expect(foregroundWords(updates(sessionId))).toEqual([
       "running",
       "text own",
       "idle end_turn",
@@ -193,7 +175,7 @@ describe("_session/steering on v2 with no turn running", () => {
     const next = await query.waitForSent(2);
     query.emit(...streamedText("m2", "Two."), answering(next));
     await idle(sessionId, 2);
-    expect(shown(updates(sessionId))).toEqual([
+    expect(foregroundWords(updates(sessionId))).toEqual([
       "user_message",
       "running",
       "text m1",

@@ -4,16 +4,13 @@
 // waits for that turn and gets its own reply.
 import { methods, type SessionNotification } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { result, streamedText } from "./support/fake-claude.js";
+import { ownTurnResult, result, streamedText } from "./support/fake-claude.js";
 import { fakeSession } from "./support/fake-session.js";
 
 const setup = () => fakeSession();
 
 const text = (t: string) => [{ type: "text" as const, text: t }];
 const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The result of a turn Claude Code started for a task notification. */
-const ownResult = () =>
-  result({ extra: { origin: { kind: "task-notification", producer: "session-task" } } });
 /** The result that answers the user message with this id. */
 const answer = (uuid: string | undefined) =>
   result({ extra: { user_message_uuid: uuid, user_message_uuids: [uuid] } });
@@ -34,7 +31,7 @@ describe("a turn Claude Code starts itself", () => {
     query.emit(...streamedText("m1", "Launched."), answer(sent.uuid));
     expect(await prompt).toMatchObject({ stopReason: "end_turn" });
 
-    query.emit(...streamedText("m2", "The subagent found 42."), ownResult());
+    query.emit(...streamedText("m2", "The subagent found 42."), ownTurnResult());
     await tick();
 
     expect(agentText(updates)).toBe("Launched.The subagent found 42.");
@@ -43,7 +40,7 @@ describe("a turn Claude Code starts itself", () => {
   it("reaches a v1 client as its updates only: v1 has no state of a turn, so none is sent", async () => {
     const { query, updates } = await setup();
     const before = updates.length;
-    query.emit(...streamedText("own", "On my own."), ownResult());
+    query.emit(...streamedText("own", "On my own."), ownTurnResult());
     await tick();
     const kinds = new Set(updates.slice(before).map((n) => n.update.sessionUpdate as string));
     expect([...kinds]).toEqual(["agent_message_chunk"]);
@@ -56,7 +53,7 @@ describe("a turn Claude Code starts itself", () => {
     void prompt.then(() => (settled = true));
     const sent = await query.waitForSent(1);
 
-    query.emit(ownResult());
+    query.emit(ownTurnResult());
     query.emit(result({ extra: { user_message_uuid: "someone-else", user_message_uuids: ["x"] } }));
     await tick();
     expect(settled).toBe(false);
@@ -74,7 +71,7 @@ describe("a turn Claude Code starts itself", () => {
     await tick();
     expect(query.sent).toHaveLength(0);
 
-    query.emit(ownResult());
+    query.emit(ownTurnResult());
     const sent = await query.waitForSent(1);
     query.emit(...streamedText("mine", "Your answer."), answer(sent.uuid));
 
@@ -103,7 +100,7 @@ describe("a turn Claude Code starts itself", () => {
     const before = updates.length;
 
     await agent.request(methods.agent.session.close, { sessionId });
-    query.emit(...streamedText("own2", "After the close."), ownResult());
+    query.emit(...streamedText("own2", "After the close."), ownTurnResult());
     await tick();
 
     expect(updates.length).toBe(before);

@@ -337,3 +337,11 @@ export function result(
     permission_denials: [],
   });
 }
+
+/** The result of a turn Claude Code started itself for a task notification. */
+export function ownTurnResult(fields: Parameters<typeof result>[0] = {}): SDKMessage {
+  return result({
+    ...fields,
+    extra: { origin: { kind: "task-notification", producer: "session-task" }, ...fields.extra },
+  });
+}

@@ -9,7 +9,7 @@ import { closableStream } from "../../acp/stdio-transport.js";
 import { agentConnector, type ProtocolPin } from "../../protocols.js";
 import { fakeClaude, type FakeClaudeQuery } from "./fake-claude.js";
 import { fakeTranscripts } from "./fake-transcripts.js";
-import { isolatedEnv } from "./in-process.js";
+import { isolatedEnv, START_UPDATES } from "./in-process.js";
 
 /** What the v2 client saw, in order. */
 export type V2Event =
@@ -171,4 +171,21 @@ export function v2Connection(options: V2Options = {}): V2Harness {
     idle,
     served,
   };
+}
+
+/**
+ * Each foreground update as one word, for reading a turn's order: its kind, a state with its
+ * stop reason, a message chunk with its message id (what every start announces, and usage,
+ * left out).
+ */
+export function foregroundWords(updates: v2.SessionUpdate[]): string[] {
+  return updates
+    .filter((u) => !START_UPDATES.has(u.sessionUpdate) && u.sessionUpdate !== "usage_update")
+    .map((u) => {
+      if (u.sessionUpdate === "state_update") {
+        return [u.state, "stopReason" in u ? u.stopReason : undefined].filter(Boolean).join(" ");
+      }
+      if (u.sessionUpdate === "agent_message_chunk") return `text ${String(u.messageId)}`;
+      return u.sessionUpdate;
+    });
 }
