@@ -9,22 +9,11 @@ import { dirname, join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
-import {
-  lastUserText,
-  toolResults,
-  type RecordedRequest,
-  type TurnSpec,
-} from "../scripted-api/index.js";
+import { lastUserText, toolResults, type RecordedRequest } from "../scripted-api/index.js";
+import { echo, STEER, waitingTurn } from "./support/e2e-turns/steering.js";
 import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
 
 afterEach(stopAllE2E);
-
-const STEER = "Also print the date.";
-
-/** The model echoes what it was last told, so a test sees where the steer arrived. */
-const echo: TurnSpec = (request) => ({
-  content: [{ type: "text", text: `I read: ${lastUserText(request)}` }],
-});
 
 function steer(
   e2e: E2E,
@@ -86,19 +75,7 @@ function promptAnswerIndex(e2e: E2E): number {
 describe("_session/steering on the real Claude Code", { timeout: 90_000 }, () => {
   it("a steer sent while a tool runs reaches the model with the tool's result, in the same turn; the prompt is answered once, after the reply to it", async () => {
     const e2e = await startE2E({
-      scenario: [
-        {
-          content: [
-            { type: "text", text: "Waiting first." },
-            {
-              type: "tool_use",
-              name: "Bash",
-              input: { command: "sleep 3; echo slept", description: "Wait" },
-            },
-          ],
-        },
-        echo,
-      ],
+      scenario: [waitingTurn("Waiting first."), echo],
       permission: { answer: "select", optionId: "allow-once" },
     });
     const { sessionId } = await e2e.newSession();
@@ -186,18 +163,7 @@ describe("_session/steering on the real Claude Code", { timeout: 90_000 }, () =>
 
   it("a steer's embedded context is data, as in a prompt: mid-tool, Claude Code reads no file it mentions", async () => {
     const e2e = await startE2E({
-      scenario: [
-        {
-          content: [
-            {
-              type: "tool_use",
-              name: "Bash",
-              input: { command: "sleep 3; echo slept", description: "Wait" },
-            },
-          ],
-        },
-        echo,
-      ],
+      scenario: [waitingTurn(), echo],
       permission: { answer: "select", optionId: "allow-once" },
     });
     const { resource, leaks } = await mentioningResource(e2e);

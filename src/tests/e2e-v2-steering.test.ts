@@ -4,34 +4,16 @@
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { afterEach, describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
-import { lastUserText, toolResults, type TurnSpec } from "../scripted-api/index.js";
+import { lastUserText, toolResults } from "../scripted-api/index.js";
+import { echo, STEER, waitingTurn } from "./support/e2e-turns/steering.js";
 import { startV2E2E, stopAllV2E2E } from "./support/e2e/v2.js";
 
 afterEach(stopAllV2E2E);
 
-const STEER = "Also print the date.";
-
-/** The model echoes what it was last told, so a test sees where the steer arrived. */
-const echo: TurnSpec = (request) => ({
-  content: [{ type: "text", text: `I read: ${lastUserText(request)}` }],
-});
-
 describe("_session/steering on v2 with the real Claude Code", { timeout: 90_000 }, () => {
   it("a steer sent while a tool runs reaches the model with the tool's result, in the same turn, which ends idle once, after the reply", async () => {
     const e2e = await startV2E2E({
-      scenario: [
-        {
-          content: [
-            { type: "text", text: "Waiting first." },
-            {
-              type: "tool_use",
-              name: "Bash",
-              input: { command: "sleep 3; echo slept", description: "Wait" },
-            },
-          ],
-        },
-        echo,
-      ],
+      scenario: [waitingTurn("Waiting first."), echo],
       permission: { answer: "select", optionId: "allow-once" },
     });
     const { sessionId } = await e2e.newSession();
