@@ -6,6 +6,7 @@ import type {
   ClaudeQuery,
   ClaudeQueryOptions,
   OnMcpElicitation,
+  OnPreToolUse,
   OnSubagentStart,
   StartClaudeQuery,
 } from "./query.js";
@@ -86,6 +87,8 @@ class Spare {
   private elicitationOwner: OnMcpElicitation | undefined;
   /** And what it says of a subagent's start. */
   private subagentOwner: OnSubagentStart | undefined;
+  /** And what it says of a tool use about to run. */
+  private toolStartOwner: OnPreToolUse | undefined;
 
   constructor(
     readonly key: string,
@@ -99,10 +102,18 @@ class Spare {
         : Promise.resolve({ action: "decline" });
     const onSubagentStart: OnSubagentStart = (agentId, cwd) =>
       this.subagentOwner ? this.subagentOwner(agentId, cwd) : Promise.resolve();
+    const onPreToolUse: OnPreToolUse = (toolUseId) => this.toolStartOwner?.(toolUseId);
     this.gone = claudeSdk()
       .then((sdk) =>
         sdk.prewarm({
-          options: hostOptions(template, this.child, canUseTool, onElicitation, onSubagentStart),
+          options: hostOptions(
+            template,
+            this.child,
+            canUseTool,
+            onElicitation,
+            onSubagentStart,
+            onPreToolUse,
+          ),
           initializeTimeoutMs: PREWARM_TIMEOUT_MS,
         }),
       )
@@ -133,6 +144,7 @@ class Spare {
     this.owner = options.canUseTool;
     this.elicitationOwner = options.onElicitation;
     this.subagentOwner = options.onSubagentStart;
+    this.toolStartOwner = options.onPreToolUse;
     const input = new AsyncQueue<SDKUserMessage>();
     const q = process.claim({
       prompt: input,
