@@ -105,8 +105,6 @@ export interface ClaudeQueryOptions {
   onElicitation?: OnMcpElicitation;
   /** Hears where each subagent works as it starts (Claude Code's SubagentStart hook). */
   onSubagentStart?: OnSubagentStart;
-  /** Hears that Claude Code is about to run a tool use (its PreToolUse hook). */
-  onPreToolUse?: OnPreToolUse;
   /** Path of the Claude Code binary (see executable.ts). */
   executable: string;
   /** Full environment of the Claude Code process. */
@@ -124,11 +122,5 @@ export type OnMcpElicitation = (
  * runs with `isolation: "worktree"`. Its work waits until this settles.
  */
 export type OnSubagentStart = (agentId: string, cwd: string) => Promise<void>;
-
-/**
- * Claude Code is about to run the tool use `toolUseId` (main thread or a subagent's). Claude
- * Code waits for nothing: the hook answers at once, whatever the listener does.
- */
-export type OnPreToolUse = (toolUseId: string) => void;
 
 export type StartClaudeQuery = (options: ClaudeQueryOptions) => ClaudeQuery;

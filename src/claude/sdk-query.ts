@@ -4,7 +4,7 @@ import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
 import { ClaudeProcess } from "./child-process.js";
 import { authenticateMcpServer } from "./mcp-auth.js";
-import type { ClaudeQuery, ClaudeQueryOptions, OnPreToolUse, OnSubagentStart } from "./query.js";
+import type { ClaudeQuery, ClaudeQueryOptions, OnSubagentStart } from "./query.js";
 import { mark } from "../runtime/marks.js";
 import { claudeSdk } from "./sdk-loader.js";
 import type { SDKMessage, SDKUserMessage } from "./types.js";
@@ -22,14 +22,7 @@ export function hostOptions(
   canUseTool = options.canUseTool,
   onElicitation = options.onElicitation,
   onSubagentStart = options.onSubagentStart,
-  onPreToolUse = options.onPreToolUse,
 ): Options {
-  const hooks: Options["hooks"] = {
-    ...(onSubagentStart
-      ? { SubagentStart: [{ hooks: [subagentStartHook(onSubagentStart)] }] }
-      : {}),
-    ...(onPreToolUse ? { PreToolUse: [{ hooks: [preToolUseHook(onPreToolUse)] }] } : {}),
-  };
   return {
     mcpServers: options.mcpServers ?? {},
     // Stdio/http/sse servers ride in the initialize request, not on the command line,
@@ -41,7 +34,9 @@ export function hostOptions(
     ...(onElicitation
       ? { onElicitation: (request, { signal }) => onElicitation(request, signal) }
       : {}),
-    ...(Object.keys(hooks).length ? { hooks } : {}),
+    ...(onSubagentStart
+      ? { hooks: { SubagentStart: [{ hooks: [subagentStartHook(onSubagentStart)] }] } }
+      : {}),
     // Behave as Claude Code does in a terminal: its prompt, its settings files.
     systemPrompt: { type: "preset", preset: "claude_code" },
     settingSources: ["user", "project", "local"],
@@ -63,20 +58,6 @@ function subagentStartHook(onSubagentStart: OnSubagentStart): HookCallback {
       log.warn(`subagent ${input.agent_id}: could not handle its start`, error),
     );
     return {};
-  };
-}
-
-/** Claude Code's PreToolUse hook: heard, and answered with no decision of its own. */
-function preToolUseHook(onPreToolUse: OnPreToolUse): HookCallback {
-  return (input) => {
-    if (input.hook_event_name === "PreToolUse") {
-      try {
-        onPreToolUse(input.tool_use_id);
-      } catch (error) {
-        log.warn(`tool use ${input.tool_use_id}: could not handle its start`, error);
-      }
-    }
-    return Promise.resolve({});
   };
 }
 

@@ -6,7 +6,6 @@ import type {
   ClaudeQuery,
   ClaudeQueryOptions,
   OnMcpElicitation,
-  OnPreToolUse,
   OnSubagentStart,
   StartClaudeQuery,
 } from "./query.js";
@@ -87,8 +86,6 @@ class Spare {
   private elicitationOwner: OnMcpElicitation | undefined;
   /** And what it says of a subagent's start. */
   private subagentOwner: OnSubagentStart | undefined;
-  /** And what it says of a tool use about to run. */
-  private toolStartOwner: OnPreToolUse | undefined;
 
   constructor(
     readonly key: string,
@@ -102,18 +99,10 @@ class Spare {
         : Promise.resolve({ action: "decline" });
     const onSubagentStart: OnSubagentStart = (agentId, cwd) =>
       this.subagentOwner ? this.subagentOwner(agentId, cwd) : Promise.resolve();
-    const onPreToolUse: OnPreToolUse = (toolUseId) => this.toolStartOwner?.(toolUseId);
     this.gone = claudeSdk()
       .then((sdk) =>
         sdk.prewarm({
-          options: hostOptions(
-            template,
-            this.child,
-            canUseTool,
-            onElicitation,
-            onSubagentStart,
-            onPreToolUse,
-          ),
+          options: hostOptions(template, this.child, canUseTool, onElicitation, onSubagentStart),
           initializeTimeoutMs: PREWARM_TIMEOUT_MS,
         }),
       )
@@ -144,7 +133,6 @@ class Spare {
     this.owner = options.canUseTool;
     this.elicitationOwner = options.onElicitation;
     this.subagentOwner = options.onSubagentStart;
-    this.toolStartOwner = options.onPreToolUse;
     const input = new AsyncQueue<SDKUserMessage>();
     const q = process.claim({
       prompt: input,

@@ -61,7 +61,6 @@ export function sessionQueryOptions(session: {
   canUseTool: ClaudeQueryOptions["canUseTool"];
   onElicitation: ClaudeQueryOptions["onElicitation"];
   onSubagentStart?: ClaudeQueryOptions["onSubagentStart"];
-  onPreToolUse?: ClaudeQueryOptions["onPreToolUse"];
 }): ClaudeQueryOptions {
   const { configuration, mode } = session;
   const model = configuration?.claudeModel;
@@ -76,6 +75,5 @@ export function sessionQueryOptions(session: {
     canUseTool: session.canUseTool,
     ...(session.onElicitation ? { onElicitation: session.onElicitation } : {}),
     ...(session.onSubagentStart ? { onSubagentStart: session.onSubagentStart } : {}),
-    ...(session.onPreToolUse ? { onPreToolUse: session.onPreToolUse } : {}),
   };
 }

@@ -44,7 +44,6 @@ import { Subagents } from "./subagents.js";
 import { SessionTerminals } from "./terminals.js";
 import { sessionCanUseTool } from "./tool-gate.js";
 import { ToolCallTracker } from "./tool-calls.js";
-import { ToolStarts } from "./tool-starts.js";
 import type { Turn } from "./turn.js";
 import { TurnQueue, userMessage } from "./turn-queue.js";
 import { UNFINISHED } from "./unfinished.js";
@@ -100,7 +99,6 @@ export class Session {
     close: (calls, reason) => this.turns.closeToolCalls(calls, () => reason),
   });
   private readonly stream: StreamTranslator;
-  private readonly starts: ToolStarts;
   private readonly canUseTool: CanUseTool;
   private readonly usage = new UsageTracker();
   private readonly plans: PlanHandoffs;
@@ -228,7 +226,6 @@ export class Session {
       idle: () => this.idle.schedule(),
       send: (update) => this.send(update),
     });
-    this.starts = new ToolStarts({ client: options.client, tools: this.tools });
     const canUseTool = sessionCanUseTool({
       client: options.client,
       tools: this.tools,
@@ -244,7 +241,6 @@ export class Session {
       }),
       plans: this.plans,
       claudeCapabilities: () => this.claudeCapabilities,
-      starts: this.starts,
     });
     this.canUseTool = this.watchdog.pausedWhileClientAnswers(canUseTool);
     this.mcp = new SessionMcp({
@@ -448,7 +444,6 @@ export class Session {
     this.cancel();
     this.closed = true;
     this.terminals.close();
-    this.starts.close();
     this.options.client.close();
     const query = this.query;
     this.query = undefined;
@@ -474,7 +469,6 @@ export class Session {
       canUseTool: this.canUseTool,
       onElicitation: this.watchdog.pausedWhileClientAnswers(this.mcp.onElicitation),
       ...this.subagents.queryOptions(),
-      onPreToolUse: (toolUseId) => this.starts.heard(toolUseId),
     });
     const query = this.options.startQuery(options);
     this.query = query;

@@ -10,8 +10,6 @@ export interface TrackedToolCall {
   status: ToolCallStatus;
   /** Ends as completed whatever its result says (an internal rejection the client never sees). */
   completeSilently?: boolean;
-  /** Shown running on Claude Code's PreToolUse hook, before any ask (tool-starts.ts). */
-  runningUnasked?: boolean;
   /** Settles once the `tool_call` announcement is on the wire. */
   announced?: Promise<void>;
 }

@@ -6,7 +6,6 @@ import { askQuestions } from "../questions/ask.js";
 import type { ToolContext } from "../tools/types.js";
 import type { PlanHandoffs } from "./plan-handoffs.js";
 import type { ToolCallTracker } from "./tool-calls.js";
-import type { ToolStarts } from "./tool-starts.js";
 import type { Turn } from "./turn.js";
 
 /** Claude Code's capability for reporting how a question went unanswered. */
@@ -25,8 +24,6 @@ export interface ToolGateHost {
   plans: PlanHandoffs;
   /** What Claude Code said it supports at its start. */
   claudeCapabilities: () => readonly string[];
-  /** Calls Claude Code may run without asking; an ask takes its call out of them. */
-  starts: ToolStarts;
 }
 
 /**
@@ -36,7 +33,7 @@ export interface ToolGateHost {
  */
 export function sessionCanUseTool(host: ToolGateHost): CanUseTool {
   const { client } = host;
-  const gate = createCanUseTool({
+  return createCanUseTool({
     client,
     tools: host.tools,
     context: host.context,
@@ -60,8 +57,4 @@ export function sessionCanUseTool(host: ToolGateHost): CanUseTool {
           )
       : undefined,
   });
-  return (toolName, input, sdk) => {
-    host.starts.asked(sdk.toolUseID);
-    return gate(toolName, input, sdk);
-  };
 }

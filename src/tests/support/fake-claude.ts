@@ -193,11 +193,6 @@ export class FakeClaudeQuery implements ClaudeQuery {
     });
   }
 
-  /** Calls the session's PreToolUse hook as Claude Code would, before it decides the permission. */
-  preToolUse(toolUseId: string): void {
-    this.options.onPreToolUse?.(toolUseId);
-  }
-
   private wake(): void {
     const waiter = this.waiter;
     this.waiter = undefined;
