@@ -21,7 +21,7 @@ import { progress } from "./support/progress.js";
 import type { Row, SuiteResult } from "./support/report.js";
 import { benchEnv, createSandbox } from "./support/sandbox.js";
 import { TURN_COMMANDS, TURN_PROMPT } from "./support/scenarios.js";
-import { allowAll, BaselineQuery, baselineOptions } from "./support/sdk-baseline.js";
+import { allowAll, BaselineQuery, baselineOptions, isTextDelta } from "./support/sdk-baseline.js";
 import { REPO_ROOT } from "./support/paths.js";
 import { createInterface } from "node:readline";
 import { median, summarize } from "./support/stats.js";
@@ -259,13 +259,7 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
       }
       let firstText: number | undefined;
       const off = q.onMessage((message, at) => {
-        if (
-          message.type === "stream_event" &&
-          message.event.type === "content_block_delta" &&
-          message.event.delta.type === "text_delta"
-        ) {
-          firstText ??= at;
-        }
+        if (isTextDelta(message)) firstText ??= at;
       });
       const turn = await q.turn(TURN_PROMPT).finally(off);
       await initialized;

@@ -14,7 +14,12 @@ import { progress } from "./support/progress.js";
 import type { Row, SuiteResult } from "./support/report.js";
 import { benchEnv, createSandbox, type Sandbox } from "./support/sandbox.js";
 import { HELLO_PROMPT } from "./support/scenarios.js";
-import { BaselineQuery, prewarmBaseline, type BaselineSpare } from "./support/sdk-baseline.js";
+import {
+  BaselineQuery,
+  isTextDelta,
+  prewarmBaseline,
+  type BaselineSpare,
+} from "./support/sdk-baseline.js";
 import { summarize, type Summary } from "./support/stats.js";
 
 const TARGET_MS = 150;
@@ -66,13 +71,7 @@ async function sdkSample(
     const ready = performance.now() - q.startedAt;
     let firstChunkAt: number | undefined;
     const off = q.onMessage((message, at) => {
-      if (
-        message.type === "stream_event" &&
-        message.event.type === "content_block_delta" &&
-        message.event.delta.type === "text_delta"
-      ) {
-        firstChunkAt ??= at;
-      }
+      if (isTextDelta(message)) firstChunkAt ??= at;
     });
     const turn = await q.turn(HELLO_PROMPT);
     off();

@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { cpuMsOf } from "./support/proc.js";
 import type { BenchContext } from "./support/context.js";
 import { progress } from "./support/progress.js";
+import { isTextDelta } from "./support/sdk-baseline.js";
 import { sideBySide } from "./support/side-by-side.js";
 import type { SuiteResult } from "./support/report.js";
 import { TURN_PROMPT } from "./support/scenarios.js";
@@ -109,13 +110,7 @@ export async function runTurnOverhead(ctx: BenchContext): Promise<SuiteResult> {
       const before = sdk.permissionsAnswered;
       let firstText: number | undefined;
       const off = sdk.onMessage((message, at) => {
-        if (
-          message.type === "stream_event" &&
-          message.event.type === "content_block_delta" &&
-          message.event.delta.type === "text_delta"
-        ) {
-          firstText ??= at;
-        }
+        if (isTextDelta(message)) firstText ??= at;
       });
       const cpu0 = process.cpuUsage();
       const t = await sdk.turn(TURN_PROMPT).finally(off);

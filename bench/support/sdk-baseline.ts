@@ -81,6 +81,15 @@ export interface BaselineTurn {
   result: Extract<SDKMessage, { type: "result" }>;
 }
 
+/** A streamed piece of the model's text: what "first text" times. */
+export function isTextDelta(message: SDKMessage): boolean {
+  return (
+    message.type === "stream_event" &&
+    message.event.type === "content_block_delta" &&
+    message.event.delta.type === "text_delta"
+  );
+}
+
 export class BaselineQuery {
   readonly query: Query;
   /** performance.now() just before query() was called. */
