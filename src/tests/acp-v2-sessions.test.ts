@@ -18,7 +18,7 @@ import {
   toolResult,
   toolUse,
 } from "./support/fake-claude.js";
-import { FakeTranscripts } from "./support/fake-transcripts.js";
+import { FakeTranscripts, savedMessage } from "./support/fake-transcripts.js";
 import { isolatedEnv, START_UPDATES } from "./support/in-process.js";
 import { streamPair, v2Connection, v2Session } from "./support/in-process-v2.js";
 
@@ -31,16 +31,7 @@ function rpcError(error: unknown): { code: number; message: string; data?: unkno
 
 const SAVED = "11111111-1111-4111-8111-111111111111";
 
-function saved(type: "user" | "assistant", message: unknown): ClaudeTranscriptMessage {
-  return {
-    type,
-    uuid: `u-${Math.random()}`,
-    session_id: SAVED,
-    message,
-    parent_tool_use_id: null,
-    parent_agent_id: null,
-  };
-}
+const saved = (type: "user" | "assistant", message: unknown) => savedMessage(SAVED, type, message);
 
 const CONVERSATION: ClaudeTranscriptMessage[] = [
   saved("user", { role: "user", content: [{ type: "text", text: "run the tests" }] }),

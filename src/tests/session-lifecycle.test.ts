@@ -13,7 +13,7 @@ import type { ClaudeTranscriptMessage } from "../claude/transcripts.js";
 import { continuationId } from "../session/continuations.js";
 import { LIST_PAGE_SIZE } from "../session/history.js";
 import { fakeClaude, result, streamedText, type FakeClaudeQuery } from "./support/fake-claude.js";
-import { FakeTranscripts } from "./support/fake-transcripts.js";
+import { FakeTranscripts, savedMessage } from "./support/fake-transcripts.js";
 import { connectInProcess, isolatedEnv, START_UPDATES } from "./support/in-process.js";
 
 let cleanup: Array<() => void> = [];
@@ -24,16 +24,8 @@ afterEach(() => {
 
 const SAVED = "11111111-1111-4111-8111-111111111111";
 
-function transcriptMessage(type: "user" | "assistant", message: unknown): ClaudeTranscriptMessage {
-  return {
-    type,
-    uuid: `u-${Math.random()}`,
-    session_id: SAVED,
-    message,
-    parent_tool_use_id: null,
-    parent_agent_id: null,
-  };
-}
+const transcriptMessage = (type: "user" | "assistant", message: unknown) =>
+  savedMessage(SAVED, type, message);
 
 const CONVERSATION: ClaudeTranscriptMessage[] = [
   transcriptMessage("user", { role: "user", content: [{ type: "text", text: "run the tests" }] }),

@@ -85,3 +85,19 @@ export class FakeTranscripts implements ClaudeTranscripts {
 export function fakeTranscripts(): FakeTranscripts {
   return new FakeTranscripts();
 }
+
+/** One message of a saved main conversation, as Claude Code's transcript holds it. */
+export function savedMessage(
+  sessionId: string,
+  type: "user" | "assistant",
+  message: unknown,
+): ClaudeTranscriptMessage {
+  return {
+    type,
+    uuid: `u-${Math.random()}`,
+    session_id: sessionId,
+    message,
+    parent_tool_use_id: null,
+    parent_agent_id: null,
+  };
+}
