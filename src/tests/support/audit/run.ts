@@ -21,7 +21,7 @@ import { resolveClaudeExecutable } from "../../../claude/executable.js";
 import type { CanUseToolContext } from "../../../claude/types.js";
 import { startScriptedApi, type ScriptedApi, type TurnSpec } from "../../../scripted-api/index.js";
 import { claudeEnvironment } from "../../../session/claude-env.js";
-import { MARKER_VARIABLE, survivingProcesses } from "../e2e/processes.js";
+import { killSurvivors, MARKER_VARIABLE } from "../e2e/processes.js";
 
 /** Live variants run only when both are set; the scripted variants always run. */
 export const LIVE_AUDIT =
@@ -212,13 +212,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     return { asks, messages, dirs, api, stderr };
   } finally {
     clearTimeout(timer);
-    for (const { pid } of await survivingProcesses(marker, 2_000)) {
-      try {
-        process.kill(pid, "SIGKILL"); // ours: it carries this run's marker
-      } catch {
-        // already gone
-      }
-    }
+    await killSurvivors(marker, 2_000);
     await api?.close();
     await rm(dirs.root, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
   }

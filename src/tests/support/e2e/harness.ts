@@ -26,6 +26,7 @@ import { Permissions, type PermissionPolicy } from "./permissions.js";
 import {
   MARKER_VARIABLE,
   processesWithMarker,
+  killSurvivors,
   survivingProcesses,
   type MarkedProcess,
 } from "./processes.js";
@@ -210,14 +211,7 @@ export class E2E {
     this.transcript.stop();
     this.connection.close();
     await this.agent.killGroup(TERM_GRACE_MS);
-    const survivors = await survivingProcesses(this.marker, 1_000);
-    for (const { pid } of survivors) {
-      try {
-        process.kill(pid, "SIGKILL"); // ours: it carries this run's marker
-      } catch {
-        // already gone
-      }
-    }
+    const survivors = await killSurvivors(this.marker, 1_000);
     await this.api.close();
     await this.sandbox.remove();
     live.delete(this);

@@ -53,3 +53,19 @@ export async function survivingProcesses(
   }, timeoutMs);
   return last;
 }
+
+/**
+ * Waits up to `timeoutMs` for the marked processes to end, then kills those still there
+ * (they carry this run's marker: they are ours); returns them.
+ */
+export async function killSurvivors(marker: string, timeoutMs: number): Promise<MarkedProcess[]> {
+  const survivors = await survivingProcesses(marker, timeoutMs);
+  for (const { pid } of survivors) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  return survivors;
+}

@@ -9,7 +9,7 @@ import {
 import { spawnAgent, type AgentProcess } from "./agent-process.js";
 import { agentEnv, printReportIfTheTestFails } from "./harness.js";
 import { requireBuiltAgent } from "./paths.js";
-import { survivingProcesses } from "./processes.js";
+import { killSurvivors } from "./processes.js";
 import { createSandbox, type Sandbox } from "./sandbox.js";
 import { tapFromAgent, tapToAgent, Transcript } from "./transcript.js";
 import { Changes, startClock } from "./wait.js";
@@ -153,13 +153,7 @@ export class V2E2E {
     this.transcript.stop();
     this.connection.close();
     await this.agent.killGroup(500);
-    for (const { pid } of await survivingProcesses(this.marker, 1_000)) {
-      try {
-        process.kill(pid, "SIGKILL"); // ours: it carries this run's marker
-      } catch {
-        // already gone
-      }
-    }
+    await killSurvivors(this.marker, 1_000);
     await this.api.close();
     await this.sandbox.remove();
     live.delete(this);
