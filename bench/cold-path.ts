@@ -41,6 +41,7 @@ const TURN_PHASES = [
 /** The agent's debug marks (src/runtime/marks.ts) the breakdown places on the same clock. */
 const MARKS = [
   "agent-loaded",
+  "claude-early-start",
   "claude-sdk-load",
   "claude-sdk-loaded",
   "claude-query",

@@ -7,7 +7,9 @@ import { batchedWritable } from "./acp/stdout.js";
 import { claudeLoginInTerminal } from "./claude/auth-commands.js";
 import { endAllClaudeProcesses } from "./claude/child-process.js";
 import { resolveClaudeExecutable } from "./claude/executable.js";
+import { EarlyStarts } from "./claude/early-start.js";
 import { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
+import { agentCachePath } from "./util/whole-file.js";
 import { sdkTranscripts } from "./claude/transcripts.js";
 import { log } from "./logger.js";
 import { mark } from "./runtime/marks.js";
@@ -87,9 +89,14 @@ function main(argv: readonly string[]): void {
   // off unless CLAUDE_AGENT_ACP_PREWARM=1.
   const prewarm = process.env.CLAUDE_AGENT_ACP_PREWARM === "1";
   const spares = new SparePool(prewarm);
+  // Starting Claude Code while the SDK loads, from how it was started last time (off: 0).
+  const earlyStarts =
+    process.env.CLAUDE_AGENT_ACP_EARLY_START === "0"
+      ? undefined
+      : new EarlyStarts(agentCachePath(process.env, "starts.json"));
   const connector = agentConnector(
     {
-      startQuery: sdkQueryStarter(spares),
+      startQuery: sdkQueryStarter(spares, earlyStarts),
       ...(prewarm ? { warmUp: (template) => spares.warm(template) } : {}),
       transcripts: sdkTranscripts,
       resolveExecutable: () => resolveClaudeExecutable(process.env),

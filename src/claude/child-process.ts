@@ -1,7 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
+import { mark } from "../runtime/marks.js";
 import { deferred } from "../util/deferred.js";
+import { type PlannedSpawn, spawnDifference } from "./early-start.js";
 
 /** After SIGTERM, a Claude Code process that has not exited within this long gets SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
@@ -57,35 +59,70 @@ function watchExit(): void {
   });
 }
 
+/** A process that could not start, or has already ended, can no longer be handed over. */
+function unusable(child: ChildProcess, failed: boolean): boolean {
+  return failed || child.pid === undefined || hasExited(child);
+}
+
 /**
  * The Claude Code process behind one query: the SDK spawns it through `spawn` (its
  * `spawnClaudeCodeProcess` option), so the agent knows the process and can end it
- * when it stops answering, however it is stuck.
+ * when it stops answering, however it is stuck. It may have been started early, before
+ * the SDK asked (early-start.ts): the SDK gets that one only if it asks for exactly it.
  */
 export class ClaudeProcess {
-  private child: ChildProcess | undefined;
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private early:
+    { child: ChildProcessWithoutNullStreams; spawn: PlannedSpawn; failed: boolean } | undefined;
+  /** The SDK has asked for its process, or will not: too late to start one early. */
+  private decided = false;
   private readonly exit = deferred<void>();
 
+  /** Starts the process the SDK is expected to ask for, ahead of the SDK: its pid. */
+  startEarly(expected: PlannedSpawn): number | undefined {
+    if (this.decided) return undefined;
+    mark("claude-early-start");
+    const early = { child: launch(expected), spawn: expected, failed: false };
+    early.child.once("error", () => (early.failed = true));
+    this.early = early;
+    return early.child.pid;
+  }
+
   readonly spawn = (options: SpawnOptions): SpawnedProcess => {
-    const child = spawn(options.command, options.args, {
-      cwd: options.cwd,
-      env: options.env,
-      // The SDK aborts this signal only after its graceful close (stdin EOF, a grace).
-      signal: options.signal,
-      stdio: ["pipe", "pipe", "pipe"],
-      windowsHide: true,
-    });
+    const child = this.takeEarly(options) ?? launch(options, options.signal);
     this.child = child;
-    watchExit();
-    live.add(child);
     child.once("exit", () => this.exit.resolve());
     child.once("error", () => this.exit.resolve());
-    child.once("exit", () => live.delete(child));
-    child.once("error", () => live.delete(child));
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (data: string) => log.debug(`claude: ${data.trimEnd()}`));
     return child;
   };
+
+  /** The early process, if it is the one the SDK asks for; otherwise it is ended. */
+  private takeEarly(options: SpawnOptions): ChildProcessWithoutNullStreams | undefined {
+    this.decided = true;
+    const early = this.early;
+    this.early = undefined;
+    if (!early) return undefined;
+    const differs = spawnDifference(early.spawn, options);
+    if (differs || unusable(early.child, early.failed)) {
+      const why = differs ? `the SDK asks for other ${differs}` : "it has ended";
+      log.debug(`Claude Code started early is not used (${why}); starting the SDK's`);
+      void end(early.child, KILL_GRACE_MS);
+      return undefined;
+    }
+    log.debug(`Claude Code started early (pid ${early.child.pid}) is handed to the SDK`);
+    // What spawn({ signal }) does: the SDK's abort ends the process.
+    const onAbort = (): void => signal(early.child, "SIGTERM");
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener("abort", onAbort, { once: true });
+    return early.child;
+  }
+
+  /** The SDK will not ask for a process (the query closed first, the SDK did not load). */
+  discardEarly(): void {
+    this.decided = true;
+    if (this.early) void end(this.early.child, KILL_GRACE_MS);
+    this.early = undefined;
+  }
 
   /** Settles once the spawned process has exited (at once when none was spawned). */
   exited(): Promise<void> {
@@ -94,8 +131,28 @@ export class ClaudeProcess {
 
   /** Ends the process now (SIGTERM, then SIGKILL after a grace), without waiting on it. */
   terminate(): void {
+    this.discardEarly();
     if (this.child) void end(this.child, KILL_GRACE_MS);
   }
+}
+
+/** Spawns Claude Code, known to `live` until it exits, its stderr in the debug log. */
+function launch(options: PlannedSpawn, abort?: AbortSignal): ChildProcessWithoutNullStreams {
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    // The SDK aborts this signal only after its graceful close (stdin EOF, a grace).
+    ...(abort ? { signal: abort } : {}),
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  watchExit();
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  child.once("error", () => live.delete(child));
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (data: string) => log.debug(`claude: ${data.trimEnd()}`));
+  return child;
 }
 
 /**

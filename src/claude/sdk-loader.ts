@@ -7,6 +7,12 @@ import { mark } from "../runtime/marks.js";
 type ClaudeSdk = typeof Sdk;
 
 let loading: Promise<ClaudeSdk> | undefined;
+let loaded = false;
+
+/** Whether the SDK has loaded: a query then starts its process at once. */
+export function claudeSdkLoaded(): boolean {
+  return loaded;
+}
 
 /** The SDK module; the first call starts loading it. */
 export function claudeSdk(): Promise<ClaudeSdk> {
@@ -18,5 +24,6 @@ async function loadSdk(): Promise<ClaudeSdk> {
   mark("claude-sdk-load");
   const sdk = await import("@anthropic-ai/claude-agent-sdk");
   mark("claude-sdk-loaded");
+  loaded = true;
   return sdk;
 }

@@ -1,12 +1,19 @@
-import type { HookCallback, Options, Query } from "@anthropic-ai/claude-agent-sdk";
+import type {
+  HookCallback,
+  Options,
+  Query,
+  SpawnedProcess,
+  SpawnOptions,
+} from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
 import { ClaudeProcess } from "./child-process.js";
+import type { EarlyStarts } from "./early-start.js";
 import { authenticateMcpServer } from "./mcp-auth.js";
 import type { ClaudeQuery, ClaudeQueryOptions, OnSubagentStart } from "./query.js";
 import { mark } from "../runtime/marks.js";
-import { claudeSdk } from "./sdk-loader.js";
+import { claudeSdk, claudeSdkLoaded } from "./sdk-loader.js";
 import type { SDKMessage, SDKUserMessage } from "./types.js";
 
 /** Identifies this adapter in Claude Code's User-Agent. */
@@ -153,6 +160,8 @@ export function wrapQuery(
         (q) => {
           if (!q) return exit.resolve();
           q.close();
+          // A process started early that the SDK had not asked for yet.
+          claudeProcess.discardEarly();
           // The SDK's return() waits for the process to exit, but only for a grace, after
           // which it signals it: a process still starting may outlive it a little, so the
           // process's own exit is waited for too.
@@ -183,16 +192,45 @@ async function generateSessionTitle(q: Query, description: string): Promise<stri
   return generate.call(q, description, { persist: true });
 }
 
-/** A new Claude Code process in streaming-input mode. */
-export function startColdQuery(options: ClaudeQueryOptions): ClaudeQuery {
+/**
+ * A new Claude Code process in streaming-input mode. With `earlyStarts`, a configuration
+ * seen before has its process started while the SDK loads (early-start.ts).
+ */
+export function startColdQuery(
+  options: ClaudeQueryOptions,
+  earlyStarts?: EarlyStarts,
+): ClaudeQuery {
   const input = new AsyncQueue<SDKUserMessage>();
   const claudeProcess = new ClaudeProcess();
+  const sdkOpts = sdkOptions(options, claudeProcess);
+  if (earlyStarts && !claudeSdkLoaded()) {
+    // Two turns of the event loop on: after session/new's answer is written (stdout's batch
+    // is flushed by a setImmediate queued after this one), since a spawn blocks a while.
+    setImmediate(() =>
+      setImmediate(() => {
+        const expected = earlyStarts.expected(sdkOpts);
+        if (expected) claudeProcess.startEarly(expected);
+      }),
+    );
+  }
   // Closed while the SDK loaded (a session closed, or reopened under its id): no process.
   const q = async (isClosed: () => boolean): Promise<Query | undefined> => {
-    const sdk = await claudeSdk();
-    if (isClosed()) return undefined;
-    mark("claude-query");
-    return sdk.query({ prompt: input, options: sdkOptions(options, claudeProcess) });
+    try {
+      const sdk = await claudeSdk();
+      if (isClosed()) {
+        claudeProcess.discardEarly();
+        return undefined;
+      }
+      mark("claude-query");
+      const spawnClaudeCodeProcess = (spawn: SpawnOptions): SpawnedProcess => {
+        earlyStarts?.remember(sdkOpts, spawn);
+        return claudeProcess.spawn(spawn);
+      };
+      return sdk.query({ prompt: input, options: { ...sdkOpts, spawnClaudeCodeProcess } });
+    } catch (error) {
+      claudeProcess.discardEarly();
+      throw error;
+    }
   };
   const id = options.resume ?? options.sessionId;
   const sessionId = id

@@ -2,6 +2,7 @@ import type { SpareProcess } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import { ClaudeProcess } from "./child-process.js";
+import type { EarlyStarts } from "./early-start.js";
 import type {
   ClaudeQuery,
   ClaudeQueryOptions,
@@ -244,16 +245,17 @@ export class SparePool {
 
 /**
  * The production StartClaudeQuery: a claimed spare when one matches, else a new process.
- * A claim Claude Code refuses falls back to a new process before anything was sent.
+ * A claim Claude Code refuses falls back to a new process before anything was sent. A new
+ * process is started early when `earlyStarts` knows its configuration.
  */
-export function sdkQueryStarter(pool: SparePool): StartClaudeQuery {
+export function sdkQueryStarter(pool: SparePool, earlyStarts?: EarlyStarts): StartClaudeQuery {
   return (options) => {
     const claimed = pool.take(options);
     if (!claimed) {
       pool.warm(options);
-      return startColdQuery(options);
+      return startColdQuery(options, earlyStarts);
     }
-    return withColdFallback(claimed, () => startColdQuery(options));
+    return withColdFallback(claimed, () => startColdQuery(options, earlyStarts));
   };
 }
 

@@ -1,9 +1,10 @@
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
 import type { ModelInfo } from "../claude/types.js";
 import { log } from "../logger.js";
+import { agentCachePath, writeWhole } from "../util/whole-file.js";
 
 /**
  * The models Claude Code reported at its last start, per Claude Code build and config dir,
@@ -34,8 +35,7 @@ type CacheFile = z.infer<typeof cacheFile>;
 
 /** `$XDG_CACHE_HOME/claude-agent-acp/models.json`, else under `~/.cache`. */
 export function modelCachePath(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME || homedir(), ".cache");
-  return join(base, "claude-agent-acp", "models.json");
+  return agentCachePath(env, "models.json");
 }
 
 export class ModelCache {
@@ -81,10 +81,7 @@ export class ModelCache {
     // One write at a time, each whole (a temp file renamed over the old one).
     this.writing = this.writing.then(async () => {
       try {
-        await mkdir(dirname(this.file), { recursive: true });
-        const temp = `${this.file}.${process.pid}.tmp`;
-        await writeFile(temp, text);
-        await rename(temp, this.file);
+        await writeWhole(this.file, text);
       } catch (error) {
         log.debug("could not save the model list", error);
       }

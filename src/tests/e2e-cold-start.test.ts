@@ -1,13 +1,14 @@
 // End-to-end, the cold path with the real Claude Code: session/new answers before Claude
 // Code has started, a prompt sent at once is answered, the models Claude Code reports
 // follow as config_option_update (and the next session offers them at once), and a Claude
-// Code that fails to start is reported by a notice and by the first prompt.
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+// Code that fails to start is reported by a notice and by the first prompt; a configuration
+// started before has its Claude Code started while the SDK loads.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { startE2E, stopAllE2E } from "./support/e2e/index.js";
+import { type E2E, startE2E, stopAllE2E } from "./support/e2e/index.js";
 
 afterEach(stopAllE2E);
 
@@ -68,5 +69,53 @@ describe("a Claude Code that fails to start after session/new answered", () => {
     const message = error instanceof Error ? error.message : "";
     expect(message).toContain("Claude Code did not start");
     expect(message).toContain("exit");
+  });
+});
+
+describe("Claude Code started while the SDK loads", () => {
+  /** Two runs of the agent that share what they learn between runs (XDG_CACHE_HOME). */
+  const sharedCache = () => mkdtempSync(join(tmpdir(), "acp-early-cache-"));
+  const startsFile = (cache: string) => join(cache, "claude-agent-acp", "starts.json");
+  const hello = [{ content: [{ type: "text" as const, text: "Hello." }] }];
+
+  async function firstRun(cache: string): Promise<void> {
+    const first = await startE2E({ env: { XDG_CACHE_HOME: cache } });
+    const { sessionId } = await first.newSession();
+    await first.prompt(sessionId, "Hi.");
+    await expect.poll(() => existsSync(startsFile(cache)), { timeout: 10_000 }).toBe(true);
+    await first.stop();
+  }
+
+  async function claudeProcesses(e2e: E2E): Promise<number> {
+    const all = await e2e.processes();
+    return all.filter((p) => p.pid !== e2e.agent.pid && p.command.includes("claude")).length;
+  }
+
+  it("the next run with the same configuration hands the SDK the process it started early, and that process answers", async () => {
+    const cache = sharedCache();
+    await firstRun(cache);
+
+    const e2e = await startE2E({ scenario: hello, env: { XDG_CACHE_HOME: cache } });
+    const { sessionId } = await e2e.newSession();
+    expect(await e2e.prompt(sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
+    expect(e2e.log()).toContain("is handed to the SDK");
+    expect(await claudeProcesses(e2e)).toBe(1);
+  });
+
+  it("a remembered start the SDK no longer asks for is ended, and the SDK's own process answers", async () => {
+    const cache = sharedCache();
+    await firstRun(cache);
+    // As after an update of the SDK that changed Claude Code's flags.
+    const saved = JSON.parse(readFileSync(startsFile(cache), "utf8")) as {
+      plans: { args: string[] }[];
+    };
+    for (const plan of saved.plans) plan.args.push("--verbose");
+    writeFileSync(startsFile(cache), JSON.stringify(saved));
+
+    const e2e = await startE2E({ scenario: hello, env: { XDG_CACHE_HOME: cache } });
+    const { sessionId } = await e2e.newSession();
+    expect(await e2e.prompt(sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
+    expect(e2e.log()).toContain("is not used (the SDK asks for other arguments)");
+    await expect.poll(() => claudeProcesses(e2e), { timeout: 5_000 }).toBe(1);
   });
 });

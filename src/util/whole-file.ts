@@ -1,0 +1,20 @@
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+
+/** `$XDG_CACHE_HOME/claude-agent-acp/<name>`, else under `~/.cache`: what the agent learns between runs. */
+export function agentCachePath(env: NodeJS.ProcessEnv, name: string): string {
+  const base = env.XDG_CACHE_HOME?.trim() || join(env.HOME || homedir(), ".cache");
+  return join(base, "claude-agent-acp", name);
+}
+
+/**
+ * Replaces `file` with `text` whole: written to a temp file beside it, then renamed over
+ * it, so that a reader never sees half a file.
+ */
+export async function writeWhole(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, file);
+}
