@@ -2,6 +2,7 @@ import { RequestError, type AnyMessage, type Stream } from "@agentclientprotocol
 import { log } from "../logger.js";
 import { LineFilter } from "./line-filter.js";
 import { oversizedResponse } from "./oversized.js";
+import type { ByteSink } from "./stdout.js";
 
 /**
  * ACP over newline-delimited JSON, as the ACP SDK's `ndJsonStream`, with two differences:
@@ -15,28 +16,18 @@ import { oversizedResponse } from "./oversized.js";
  *   write reaches its handler after the prompt's and cancels a prompt sent after it.
  */
 export function stdioStream(
-  output: WritableStream<Uint8Array>,
+  output: ByteSink,
   input: ReadableStream<Uint8Array>,
   maxMessageBytes: number,
 ): Stream {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-  let outputWrite: Promise<void> = Promise.resolve();
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let cancelled = false;
 
   const writeJson = (message: AnyMessage): Promise<void> => {
     const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
-    const write = outputWrite.then(async () => {
-      const writer = output.getWriter();
-      try {
-        await writer.write(bytes);
-      } finally {
-        writer.releaseLock();
-      }
-    });
-    outputWrite = write.catch(() => undefined);
-    return write;
+    return output.write(bytes);
   };
   const writeError = (error: RequestError): Promise<void> =>
     writeJson({ jsonrpc: "2.0", id: null, error: error.toErrorResponse() });

@@ -96,9 +96,12 @@ describe("the stdio transport", () => {
     let feed!: ReadableStreamDefaultController<Uint8Array>;
     const input = new ReadableStream<Uint8Array>({ start: (c) => void (feed = c) });
     const written: string[] = [];
-    const output = new WritableStream<Uint8Array>({
-      write: (chunk) => void written.push(new TextDecoder().decode(chunk)),
-    });
+    const output = {
+      write: (chunk: Uint8Array) => {
+        written.push(new TextDecoder().decode(chunk));
+        return Promise.resolve();
+      },
+    };
     const stream = stdioStream(output, input, limit);
     return { feed, written, reader: stream.readable.getReader() };
   }
