@@ -8,7 +8,7 @@ export interface Row {
   figure: string;
   /** What exactly is measured, e.g. "prompt → end of turn (3 permissions)". */
   metric: string;
-  unit: "ms" | "µs" | "chunks/s" | "MB";
+  unit: "ms" | "µs" | "deltas/s" | "MB";
   agent?: Summary | number;
   /** The direct-SDK figure measured in the same run, when there is one. */
   baseline?: Summary | number;

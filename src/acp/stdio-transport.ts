@@ -1,11 +1,12 @@
 import { RequestError, type AnyMessage, type Stream } from "@agentclientprotocol/sdk";
 import { log } from "../logger.js";
+import { mergingChunks } from "./chunk-merge.js";
 import { LineFilter } from "./line-filter.js";
 import { oversizedResponse } from "./oversized.js";
 import type { ByteSink } from "./stdout.js";
 
 /**
- * ACP over newline-delimited JSON, as the ACP SDK's `ndJsonStream`, with two differences:
+ * ACP over newline-delimited JSON, as the ACP SDK's `ndJsonStream`, with three differences:
  *
  * - a line over `maxMessageBytes` is answered with an error and skipped (the SDK's stream
  *   fails on it, which ends the connection and every session with it);
@@ -13,7 +14,9 @@ import type { ByteSink } from "./stdout.js";
  *   started the handlers of the messages before it when the next one is read. The SDK
  *   dispatches messages concurrently, and a handler's start depends on its place in the
  *   handler chain: without this, a `session/cancel` followed by a `session/prompt` in one
- *   write reaches its handler after the prompt's and cancels a prompt sent after it.
+ *   write reaches its handler after the prompt's and cancels a prompt sent after it;
+ * - text chunks that continue each other within one turn of the event loop go as one
+ *   (chunk-merge.ts).
  */
 export function stdioStream(
   output: ByteSink,
@@ -88,7 +91,7 @@ export function stdioStream(
     },
   });
 
-  const writable = new WritableStream<AnyMessage>({ write: (message) => writeJson(message) });
+  const writable = new WritableStream<AnyMessage>({ write: mergingChunks(writeJson) });
   return { readable, writable };
 }
 

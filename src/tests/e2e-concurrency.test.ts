@@ -75,7 +75,6 @@ describe("an agent with 20 sessions open", () => {
         .join(""),
     );
     expect(replies).toEqual(ids.map((_, i) => `echo: ${promptOf(i)}`));
-    expect(ids.every((id) => bySession.get(id)!.length > 1)).toBe(true);
     // ...and each before the answer to its own prompt.
     for (const request of e2e.transcript.calls("session/prompt", "to-agent")) {
       const { sessionId } = request.message?.params as { sessionId: string };

@@ -51,7 +51,10 @@ function promptResponse(e2e: E2E): WireEntry {
 describe("a turn", () => {
   it("streams the scripted text as agent_message_chunk updates, then answers end_turn", async () => {
     const text = "Hello from the scripted model, streamed in several chunks.";
-    const e2e = await startE2E({ scenario: [{ content: [{ type: "text", text, chunks: 5 }] }] });
+    // Deltas apart in time reach the agent in separate reads, so they go as separate chunks.
+    const e2e = await startE2E({
+      scenario: [{ content: [{ type: "text", text, chunks: 5 }], delayMs: 50 }],
+    });
     const { sessionId } = await e2e.newSession();
 
     const response = await e2e.prompt(sessionId, "Say hello.");

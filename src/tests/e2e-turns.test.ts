@@ -32,6 +32,9 @@ describe("what a turn streams", () => {
             { type: "text", text: "Option two it is. Checking the date.", chunks: 3 },
             { type: "tool_use", name: "Bash", input: { command: "date", description: "Date" } },
           ],
+          // Deltas apart in time reach the agent in separate reads: separate chunks (those
+          // that arrive in one read go as one).
+          delayMs: 50,
         },
         { content: [{ type: "text", text: "Done checking.", chunks: 2 }] },
       ],
