@@ -5,8 +5,7 @@ import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { describe, expect, it } from "vitest";
 import { ownTurnResult, result, streamedText } from "./support/fake-claude.js";
 import { foregroundWords, v2Session } from "./support/in-process-v2.js";
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+import { settle } from "./support/settle.js";
 
 describe("a turn Claude Code starts itself, on v2", () => {
   it("after a prompt's turn: running before its first update, then idle end_turn with its tokens", async () => {

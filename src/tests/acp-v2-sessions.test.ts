@@ -20,14 +20,8 @@ import {
 } from "./support/fake-claude.js";
 import { FakeTranscripts, savedMessage } from "./support/fake-transcripts.js";
 import { isolatedEnv, START_UPDATES } from "./support/in-process.js";
-import { streamPair, v2Connection, v2Session } from "./support/in-process-v2.js";
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
-
-function rpcError(error: unknown): { code: number; message: string; data?: unknown } {
-  expect(error).toBeInstanceOf(v2.RequestError);
-  return error as v2.RequestError;
-}
+import { streamPair, v2Connection, v2Session, rpcError } from "./support/in-process-v2.js";
+import { settle } from "./support/settle.js";
 
 const SAVED = "11111111-1111-4111-8111-111111111111";
 

@@ -7,9 +7,8 @@ import { describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
 import type { SDKUserMessage } from "../claude/types.js";
 import { ownTurnResult, result, streamedText, toolResult, toolUse } from "./support/fake-claude.js";
-import { foregroundWords, v2Session, type V2Options } from "./support/in-process-v2.js";
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+import { foregroundWords, v2Session, type V2Options, rpcError } from "./support/in-process-v2.js";
+import { settle } from "./support/settle.js";
 
 const text = (t: string): v2.ContentBlock[] => [{ type: "text", text: t }];
 
@@ -28,11 +27,6 @@ async function steeringSession(options: V2Options = {}) {
       ...(meta === undefined ? {} : { _meta: meta }),
     });
   return { ...session, steer };
-}
-
-function rpcError(error: unknown): { code: number; message: string; data?: unknown } {
-  expect(error).toBeInstanceOf(v2.RequestError);
-  return error as v2.RequestError;
 }
 
 describe("steering advertised on v2", () => {

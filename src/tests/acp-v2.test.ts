@@ -4,14 +4,8 @@ import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { describe, expect, it } from "vitest";
 import { assistant, result, streamedText, toolResult, toolUse } from "./support/fake-claude.js";
 import { START_UPDATES } from "./support/in-process.js";
-import { v2Session } from "./support/in-process-v2.js";
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
-
-function rpcError(error: unknown): { code: number; message: string; data?: unknown } {
-  expect(error).toBeInstanceOf(v2.RequestError);
-  return error as v2.RequestError;
-}
+import { v2Session, rpcError } from "./support/in-process-v2.js";
+import { settle } from "./support/settle.js";
 
 describe("initialize with protocol version 2", () => {
   it("answers version 2 with v2's info, the baseline session capabilities and the optional ones this agent has", async () => {

@@ -14,6 +14,7 @@ import {
   type FakeClaudeQuery,
 } from "./support/fake-claude.js";
 import { fakeSession } from "./support/fake-session.js";
+import { settle } from "./support/settle.js";
 
 const AGENT_CALL = "toolu_agent";
 const AGENT_ID = "a1b2c3";
@@ -84,8 +85,6 @@ async function parentTurnEndsWhileSubagentRuns(
   expect(response.stopReason).toBe("end_turn");
   return { ...session, sleep: () => updatesOf(session.updates, "toolu_sleep") };
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 describe("a background subagent's tool calls and the parent's turn", () => {
   it("a call of a subagent running in the background stays open at the end of the parent's turn, and its own result completes it, its terminal exiting once", async () => {

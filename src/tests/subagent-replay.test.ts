@@ -11,6 +11,7 @@ import { assistant, result, sdkMessage, toolResult, toolUse } from "./support/fa
 import { fakeTranscripts, type FakeTranscripts } from "./support/fake-transcripts.js";
 import { START_UPDATES } from "./support/in-process.js";
 import { sessionCwd, subagentClient, type SeenEvent } from "./support/subagent-client.js";
+import { settle } from "./support/settle.js";
 
 const AGENT_CALL = "toolu_agent";
 const AGENT_ID = "a1b2c3";
@@ -129,8 +130,6 @@ function lines(events: SeenEvent[], parent: string): string[] {
     }
   });
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 /** The replayed updates, without what Claude Code's start announces (commands, models). */
 function replayed(events: SeenEvent[], parent: string): string[] {

@@ -5,6 +5,7 @@ import { methods, type SessionMessage } from "@agentclientprotocol/sdk/unstable"
 import { describe, expect, it } from "vitest";
 import { assistant, result, sdkMessage, toolResult, toolUse } from "./support/fake-claude.js";
 import { subagentClient, type SeenEvent } from "./support/subagent-client.js";
+import { settle } from "./support/settle.js";
 
 const AGENT_CALL = "toolu_agent";
 const LAUNCH = { description: "Look around", prompt: "List the files", subagent_type: "Explore" };
@@ -39,8 +40,6 @@ function taskNotification(
     summary,
   });
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 /** Each event as one line: whose session, what it is. */
 function lines(events: SeenEvent[], parent: string): string[] {

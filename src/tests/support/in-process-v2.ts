@@ -3,13 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
-import { onTestFinished } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import type { ClaudeTranscripts } from "../../claude/transcripts.js";
 import { closableStream } from "../../acp/stdio-transport.js";
 import { agentConnector, type ProtocolPin } from "../../protocols.js";
 import { fakeClaude, type FakeClaudeQuery } from "./fake-claude.js";
 import { fakeTranscripts } from "./fake-transcripts.js";
 import { isolatedEnv, START_UPDATES } from "./in-process.js";
+
+/** The JSON-RPC error a v2 request was refused with. */
+export function rpcError(error: unknown): { code: number; message: string; data?: unknown } {
+  expect(error).toBeInstanceOf(v2.RequestError);
+  return error as v2.RequestError;
+}
 
 /** What the v2 client saw, in order. */
 export type V2Event =
