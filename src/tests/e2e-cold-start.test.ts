@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { type E2E, startE2E, stopAllE2E } from "./support/e2e/index.js";
+import { startE2E, stopAllE2E } from "./support/e2e/index.js";
+import { claudeProcesses } from "./support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
 
@@ -86,11 +87,6 @@ describe("Claude Code started while the SDK loads", () => {
     await first.stop();
   }
 
-  async function claudeProcesses(e2e: E2E): Promise<number> {
-    const all = await e2e.processes();
-    return all.filter((p) => p.pid !== e2e.agent.pid && p.command.includes("claude")).length;
-  }
-
   it("the next run with the same configuration hands the SDK the process it started early, and that process answers", async () => {
     const cache = sharedCache();
     await firstRun(cache);
@@ -99,7 +95,21 @@ describe("Claude Code started while the SDK loads", () => {
     const { sessionId } = await e2e.newSession();
     expect(await e2e.prompt(sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
     expect(e2e.log()).toContain("is handed to the SDK");
-    expect(await claudeProcesses(e2e)).toBe(1);
+    expect(await claudeProcesses(e2e)).toHaveLength(1);
+  });
+
+  it("with CLAUDE_AGENT_ACP_EARLY_START=0 nothing is started ahead of the SDK, even for a configuration seen before", async () => {
+    const cache = sharedCache();
+    await firstRun(cache);
+
+    const e2e = await startE2E({
+      scenario: hello,
+      env: { XDG_CACHE_HOME: cache, CLAUDE_AGENT_ACP_EARLY_START: "0" },
+    });
+    const { sessionId } = await e2e.newSession();
+    expect(await e2e.prompt(sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
+    expect(e2e.log()).not.toContain("claude-early-start");
+    expect(e2e.log()).not.toContain("started early");
   });
 
   it("a remembered start the SDK no longer asks for is ended, and the SDK's own process answers", async () => {
@@ -116,6 +126,6 @@ describe("Claude Code started while the SDK loads", () => {
     const { sessionId } = await e2e.newSession();
     expect(await e2e.prompt(sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
     expect(e2e.log()).toContain("is not used (the SDK asks for other arguments)");
-    await expect.poll(() => claudeProcesses(e2e), { timeout: 5_000 }).toBe(1);
+    await expect.poll(async () => (await claudeProcesses(e2e)).length, { timeout: 5_000 }).toBe(1);
   });
 });
