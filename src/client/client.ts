@@ -31,6 +31,7 @@ import type { AnswerPolicy } from "./policy.js";
 import { Screen, type Output } from "./screen.js";
 import { SessionView } from "./session-view.js";
 import { oneLine, type Style } from "./style.js";
+import { withLinkedSignal } from "../util/linked-signal.js";
 
 export const CLIENT_NAME = "claude-agent-acp-client";
 
@@ -372,7 +373,9 @@ export class TerminalClient {
     request: RequestPermissionRequest,
     signal: AbortSignal,
   ): Promise<RequestPermissionResponse> {
-    const decision = await this.answerer.permission(request, this.requestSignal(signal));
+    const decision = await this.whileRequested(signal, (linked) =>
+      this.answerer.permission(request, linked),
+    );
     // Withdrawn while the user was choosing ($/cancel_request): only `cancelled` is honest.
     if (signal.aborted) return { outcome: { outcome: "cancelled" } };
     return permissionResponse(decision);
@@ -400,19 +403,19 @@ export class TerminalClient {
       "toolCallId" in request && typeof request.toolCallId === "string"
         ? request.toolCallId
         : undefined;
-    const decision = await this.answerer.form(
-      request.message,
-      fields,
-      toolCallId,
-      this.requestSignal(signal),
+    const decision = await this.whileRequested(signal, (linked) =>
+      this.answerer.form(request.message, fields, toolCallId, linked),
     );
     if (signal.aborted) return { action: "cancel" };
     return elicitationResponse(decision);
   }
 
-  /** Fires when the agent withdraws the request or our turn is cancelled. */
-  private requestSignal(signal: AbortSignal): AbortSignal {
-    return AbortSignal.any([signal, this.turn?.signal ?? this.idle]);
+  /** Answers with a signal that fires when the agent withdraws the request or our turn is cancelled. */
+  private whileRequested<T>(
+    signal: AbortSignal,
+    answer: (linked: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    return withLinkedSignal([signal, this.turn?.signal ?? this.idle], answer);
   }
 
   private requireSession(): string {

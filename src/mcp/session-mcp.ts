@@ -7,6 +7,7 @@ import { describeServer, describeServers, MCP_USAGE, type McpCommand } from "./c
 import { mcpServerNotice } from "../session/notices.js";
 import { answerElicitation } from "./elicitation.js";
 import { signIn, type SignInOutcome } from "./sign-in.js";
+import { withLinkedSignal } from "../util/linked-signal.js";
 
 /** How long after start servers may still be connecting before failures are reported. */
 const START_SETTLE_MS = 30_000;
@@ -47,11 +48,13 @@ export class SessionMcp {
       .openToolCalls()
       .filter((call) => call.name.startsWith(prefix))
       .at(-1);
-    return answerElicitation(
-      this.context.client,
-      request,
-      asking ? { toolCallId: asking.id } : {},
-      turn ? AbortSignal.any([signal, turn]) : signal,
+    return withLinkedSignal(turn ? [signal, turn] : [signal], (linked) =>
+      answerElicitation(
+        this.context.client,
+        request,
+        asking ? { toolCallId: asking.id } : {},
+        linked,
+      ),
     );
   };
 

@@ -17,6 +17,7 @@ import { buildChoices } from "./options/index.js";
 import { presentation, requestToolCall } from "./presentation.js";
 import { parseClientAnswer } from "./response.js";
 import { snapshotSuggestions } from "./suggestions.js";
+import { withLinkedSignal } from "../util/linked-signal.js";
 
 export interface PermissionGateDeps {
   client: SessionClient;
@@ -52,91 +53,101 @@ export interface PermissionGateDeps {
  * lifecycle of permission-extension.md ("Request lifecycle"), steps 1-7 below.
  */
 export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
-  return async (toolName: string, input: ToolInput, sdk: CanUseToolContext) => {
+  return (toolName: string, input: ToolInput, sdk: CanUseToolContext) => {
     const turnSignal = deps.turnSignal();
-    const signal = turnSignal ? AbortSignal.any([sdk.signal, turnSignal]) : sdk.signal;
+    const sources = turnSignal ? [sdk.signal, turnSignal] : [sdk.signal];
+    return withLinkedSignal(sources, (signal) => ask(deps, toolName, input, sdk, signal));
+  };
+}
 
-    // 1. An ask whose tool call is already aborted stops here.
+/** One ask; `signal` aborts when the tool call or the turn is cancelled. */
+async function ask(
+  deps: PermissionGateDeps,
+  toolName: string,
+  input: ToolInput,
+  sdk: CanUseToolContext,
+  signal: AbortSignal,
+): Promise<PermissionResult> {
+  // 1. An ask whose tool call is already aborted stops here.
+  if (signal.aborted) return abortedResult();
+
+  // 2. The client hears of the tool call before it is asked about it. A subagent's
+  // tool use is known from the stream, which carries its parent.
+  const parentToolUseId = deps.tools.get(sdk.toolUseID)?.parentToolUseId ?? null;
+  const toolUse = { id: sdk.toolUseID, name: toolName, input, parentToolUseId };
+  const call = deps.tools.upsert(toolUse.id, toolName, input, parentToolUseId);
+  const toolCall = toolCallFromToolUse(toolUse, deps.context);
+  // A subagent's calls and requests go to its child session when the client shows one.
+  const client = deps.client.forThread(parentToolUseId);
+  try {
+    await deps.tools.ensureAnnounced(
+      call,
+      () => toolCall,
+      (announcement) => client.sendToolCall(announcement),
+    );
+  } catch (error) {
     if (signal.aborted) return abortedResult();
+    log.warn(`could not announce tool call ${toolUse.id}`, error);
+    return deniedResult(CLIENT_FAILED);
+  }
 
-    // 2. The client hears of the tool call before it is asked about it. A subagent's
-    // tool use is known from the stream, which carries its parent.
-    const parentToolUseId = deps.tools.get(sdk.toolUseID)?.parentToolUseId ?? null;
-    const toolUse = { id: sdk.toolUseID, name: toolName, input, parentToolUseId };
-    const call = deps.tools.upsert(toolUse.id, toolName, input, parentToolUseId);
-    const toolCall = toolCallFromToolUse(toolUse, deps.context);
-    // A subagent's calls and requests go to its child session when the client shows one.
-    const client = deps.client.forThread(parentToolUseId);
-    try {
-      await deps.tools.ensureAnnounced(
-        call,
-        () => toolCall,
-        (announcement) => client.sendToolCall(announcement),
-      );
-    } catch (error) {
-      if (signal.aborted) return abortedResult();
-      log.warn(`could not announce tool call ${toolUse.id}`, error);
-      return deniedResult(CLIENT_FAILED);
-    }
-
-    if (toolName === QUESTION_TOOL && deps.askQuestions) {
-      const result = await deps.askQuestions(toolUse, signal);
-      if (result.behavior === "allow") markRunning(deps, call);
-      return result;
-    }
-    await deps.beforeAsk?.(toolName, input);
-
-    // 3. Validate and snapshot the suggestions: label and effect come from one copy.
-    const suggestions = snapshotSuggestions(sdk.suggestions);
-
-    // 4. Presentation and ordered options, each paired with its effect.
-    const ask: PermissionAsk = {
-      toolName,
-      input,
-      suggestions,
-      persistentChoicesAllowed: persistentChoicesAllowed(sdk),
-      cwd: deps.context.cwd,
-      homeDir: deps.homeDir,
-      workingDirectories: deps.workingDirectories(),
-      plan: deps.planContext(),
-    };
-    const choices = buildChoices(ask);
-
-    // 5. Send with the tool call's cancellation signal; the client call also stops
-    // waiting on abort, so a client that ignores cancellation cannot hold Claude.
-    let response: unknown;
-    try {
-      response = await client.requestPermission(
-        {
-          toolCall: requestToolCall(toolCall, toolName, input, sdk.blockedPath),
-          options: choices.map((c) => c.option),
-          _meta: { permission: presentation(toolName, toolCall.title, sdk) },
-        },
-        signal,
-      );
-    } catch (error) {
-      if (signal.aborted) return abortedResult();
-      log.warn(`permission request for ${toolUse.id} failed`, error);
-      return deniedResult(CLIENT_FAILED);
-    }
-    if (signal.aborted) return abortedResult();
-
-    // 6. Only an option offered in this exact request counts.
-    const answer = parseClientAnswer(response);
-    if (answer.kind === "cancelled") return abortedResult();
-    const selected =
-      answer.kind === "selected"
-        ? choices.find((c) => c.option.optionId === answer.optionId)
-        : undefined;
-    if (answer.kind !== "selected" || !selected) return deniedResult(UNKNOWN_OPTION);
-
-    // 7. Map the selection to the SDK result.
-    const replaced = await deps.onSelected?.(selected.effect, toolUse);
-    const feedback = selected.effect.type === "reject" ? answer.feedback : undefined;
-    const result = replaced ?? resultOfEffect(selected.effect, input, feedback);
+  if (toolName === QUESTION_TOOL && deps.askQuestions) {
+    const result = await deps.askQuestions(toolUse, signal);
     if (result.behavior === "allow") markRunning(deps, call);
     return result;
+  }
+  await deps.beforeAsk?.(toolName, input);
+
+  // 3. Validate and snapshot the suggestions: label and effect come from one copy.
+  const suggestions = snapshotSuggestions(sdk.suggestions);
+
+  // 4. Presentation and ordered options, each paired with its effect.
+  const ask: PermissionAsk = {
+    toolName,
+    input,
+    suggestions,
+    persistentChoicesAllowed: persistentChoicesAllowed(sdk),
+    cwd: deps.context.cwd,
+    homeDir: deps.homeDir,
+    workingDirectories: deps.workingDirectories(),
+    plan: deps.planContext(),
   };
+  const choices = buildChoices(ask);
+
+  // 5. Send with the tool call's cancellation signal; the client call also stops
+  // waiting on abort, so a client that ignores cancellation cannot hold Claude.
+  let response: unknown;
+  try {
+    response = await client.requestPermission(
+      {
+        toolCall: requestToolCall(toolCall, toolName, input, sdk.blockedPath),
+        options: choices.map((c) => c.option),
+        _meta: { permission: presentation(toolName, toolCall.title, sdk) },
+      },
+      signal,
+    );
+  } catch (error) {
+    if (signal.aborted) return abortedResult();
+    log.warn(`permission request for ${toolUse.id} failed`, error);
+    return deniedResult(CLIENT_FAILED);
+  }
+  if (signal.aborted) return abortedResult();
+
+  // 6. Only an option offered in this exact request counts.
+  const answer = parseClientAnswer(response);
+  if (answer.kind === "cancelled") return abortedResult();
+  const selected =
+    answer.kind === "selected"
+      ? choices.find((c) => c.option.optionId === answer.optionId)
+      : undefined;
+  if (answer.kind !== "selected" || !selected) return deniedResult(UNKNOWN_OPTION);
+
+  // 7. Map the selection to the SDK result.
+  const replaced = await deps.onSelected?.(selected.effect, toolUse);
+  const feedback = selected.effect.type === "reject" ? answer.feedback : undefined;
+  const result = replaced ?? resultOfEffect(selected.effect, input, feedback);
+  if (result.behavior === "allow") markRunning(deps, call);
+  return result;
 }
 
 /**
