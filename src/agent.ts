@@ -2,7 +2,7 @@ import { agent, methods, type AgentApp } from "@agentclientprotocol/sdk";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import { forkSessionParams, FORK_METHOD } from "./acp/fork.js";
-import { v1Channel, type ClientChannel } from "./acp/channel.js";
+import { mergingTextChannel, v1Channel, type MergingChannel } from "./acp/channel.js";
 import { sessionClient } from "./acp/child-sessions.js";
 import {
   withUnstableCapabilities,
@@ -21,9 +21,19 @@ export { DEFAULT_IDLE_TIMEOUT_MS, type AgentDependencies } from "./agent-core.js
  */
 export function createAgent(deps: AgentDependencies): AgentApp {
   /** The connection's client: every session's sender speaks to it. */
-  let channel: ClientChannel | undefined;
+  let channel: MergingChannel | undefined;
   const core = new AgentCore(deps, (id, capabilities) => sessionClient(channel!, id, capabilities));
   let unstableCapabilities: UnstableClientCapabilities = {};
+
+  /** A response comes after the updates sent before it: a text chunk held goes first. */
+  const answering = <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
+    withRequestErrors(async (...args: A): Promise<R> => {
+      try {
+        return await handler(...args);
+      } finally {
+        channel?.flush();
+      }
+    });
 
   const state = (session: Session) => ({
     modes: session.modes(),
@@ -35,7 +45,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     (capabilities) => (unstableCapabilities = capabilities),
   )
     .onConnect((connection) => {
-      channel = v1Channel(connection.client);
+      channel = mergingTextChannel(v1Channel(connection.client));
       connection.signal.addEventListener("abort", () => core.disconnected());
     })
     .onRequest(methods.agent.initialize, ({ params }) => {
@@ -44,81 +54,79 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     })
     .onRequest(
       methods.agent.session.new,
-      withRequestErrors(async ({ params }) => {
+      answering(async ({ params }) => {
         const session = await core.newSession(params);
         return { sessionId: session.id, ...state(session) };
       }),
     )
     .onRequest(
       methods.agent.session.load,
-      withRequestErrors(async ({ params }) => state(await core.resume(params, { replay: true }))),
+      answering(async ({ params }) => state(await core.resume(params, { replay: true }))),
     )
     .onRequest(
       methods.agent.session.resume,
-      withRequestErrors(async ({ params }) => state(await core.resume(params, { replay: false }))),
+      answering(async ({ params }) => state(await core.resume(params, { replay: false }))),
     )
     .onRequest(
       FORK_METHOD,
       forkSessionParams,
-      withRequestErrors(async ({ params }) => {
+      answering(async ({ params }) => {
         const session = await core.fork(params);
         return { sessionId: session.id, ...state(session) };
       }),
     )
     .onRequest(
       methods.agent.session.list,
-      withRequestErrors(({ params }) => core.list(params)),
+      answering(({ params }) => core.list(params)),
     )
     .onRequest(
       methods.agent.session.close,
-      withRequestErrors(async ({ params }) => {
+      answering(async ({ params }) => {
         await core.close(params.sessionId);
         return {};
       }),
     )
     .onRequest(
       methods.agent.session.delete,
-      withRequestErrors(async ({ params }) => {
+      answering(async ({ params }) => {
         await core.delete(params.sessionId);
         return {};
       }),
     )
     .onRequest(
       methods.agent.session.prompt,
-      withRequestErrors(({ params, signal }) =>
-        core.prompt(params.sessionId, params.prompt, signal),
-      ),
+      answering(({ params, signal }) => core.prompt(params.sessionId, params.prompt, signal)),
     )
     .onRequest(
       STEERING_METHOD,
       steeringParams,
-      withRequestErrors(({ params }) =>
+      answering(({ params }) =>
         Promise.resolve(core.steer(params.sessionId, params.prompt, params.idleBehavior)),
       ),
     )
     .onRequest(
       methods.agent.session.setMode,
-      withRequestErrors(async ({ params }) => {
+      answering(async ({ params }) => {
         await core.setMode(params.sessionId, params.modeId);
         return {};
       }),
     )
     .onRequest(
       methods.agent.session.setConfigOption,
-      withRequestErrors(async ({ params }) => ({
+      answering(async ({ params }) => ({
         configOptions: await core.setConfigOption(params.sessionId, params.configId, params.value),
       })),
     )
     .onRequest(
       methods.agent.authenticate,
-      withRequestErrors(async ({ params }) => {
+      answering(async ({ params }) => {
         await core.authenticate(params.methodId);
         return {};
       }),
     )
     .onRequest(
       methods.agent.logout,
-      withRequestErrors(async () => {
+      answering(async () => {
         await core.logout();
         return {};
       }),

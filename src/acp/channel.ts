@@ -14,6 +14,7 @@ import type {
   SessionUpdate as UnstableSessionUpdate,
   Usage,
 } from "@agentclientprotocol/sdk/unstable";
+import { mergingUpdates } from "./chunk-merge.js";
 
 /** A `session/update` as the sessions build it: ACP v1's, stable or unstable schema. */
 export interface SessionNotificationOut {
@@ -59,5 +60,51 @@ export function v1Channel(context: AgentContext): ClientChannel {
     createElicitation: (params, options) =>
       context.request(methods.client.elicitation.create, params, options),
     completeElicitation: (params) => context.notify(methods.client.elicitation.complete, params),
+  };
+}
+
+/** A channel whose text chunks may wait for the end of the event loop's turn. */
+export interface MergingChannel extends ClientChannel {
+  /** Sends the text chunk held, before a response that must follow it (a prompt's end). */
+  flush(): void;
+}
+
+/**
+ * The channel, with the text chunks that continue each other within one turn of the
+ * event loop sent as one update (chunk-merge.ts) before the ACP SDK handles them. Every
+ * other message first sends the chunk held, so the client sees them in the order sent.
+ */
+export function mergingTextChannel(channel: ClientChannel): MergingChannel {
+  const updates = mergingUpdates((notification: SessionNotificationOut) =>
+    channel.update(notification),
+  );
+  const flush = (): void => void updates.flush().catch(() => undefined);
+  return {
+    update: (notification) => updates.send(notification),
+    requestPermission: (params, options) => {
+      flush();
+      return channel.requestPermission(params, options);
+    },
+    createElicitation: (params, options) => {
+      flush();
+      return channel.createElicitation(params, options);
+    },
+    completeElicitation: (params) => {
+      flush();
+      return channel.completeElicitation(params);
+    },
+    ...(channel.ownTurnStarted && {
+      ownTurnStarted: (sessionId: string) => {
+        flush();
+        return channel.ownTurnStarted!(sessionId);
+      },
+    }),
+    ...(channel.ownTurnEnded && {
+      ownTurnEnded: (sessionId: string, end: TurnEnd) => {
+        flush();
+        return channel.ownTurnEnded!(sessionId, end);
+      },
+    }),
+    flush,
   };
 }

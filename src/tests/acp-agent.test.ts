@@ -14,6 +14,7 @@ import {
   toolUse,
 } from "./support/fake-claude.js";
 import { connectInProcess, isolatedEnv, type PermissionHandler } from "./support/in-process.js";
+import { settle } from "./support/settle.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "acp-agent-test-"));
 let cleanup: Array<() => void> = [];
@@ -111,7 +112,9 @@ describe("session/prompt", () => {
     });
     const sent = await query.waitForSent(1);
     expect(sent.message.content).toEqual([{ type: "text", text: "hello" }]);
-    query.emit(...streamedText("msg_1", "Hel", "lo"), result());
+    query.emit(...streamedText("msg_1", "Hel"));
+    await settle();
+    query.emit(...streamedText("msg_1", "lo"), result());
     expect(await prompt).toMatchObject({ stopReason: "end_turn" });
     const chunks = updates
       .map((n) => n.update)
@@ -128,6 +131,24 @@ describe("session/prompt", () => {
         messageId: "msg_1",
       },
     ]);
+  });
+
+  it("sends deltas that reach it together as one chunk, before the prompt's response", async () => {
+    const { agent, query, sessionId, updates } = await setup();
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "hello" }],
+    });
+    await query.waitForSent(1);
+    query.emit(...streamedText("msg_1", "Hel", "lo", ", world"), result());
+    const texts = prompt.then(() =>
+      updates.flatMap((n) =>
+        n.update.sessionUpdate === "agent_message_chunk" && n.update.content.type === "text"
+          ? [n.update.content.text]
+          : [],
+      ),
+    );
+    expect(await texts).toEqual(["Hello, world"]);
   });
 
   it("cleans Claude's text of escape sequences and control characters before the client shows it", async () => {

@@ -1,7 +1,13 @@
 // Text chunks that continue each other, written in one turn of the event loop, go to the
-// client as one; everything keeps its order, and nothing waits past that turn.
+// client as one; everything keeps its order, and nothing waits past that turn. This holds
+// on the wire (the transport) and before the ACP SDK (the v1 channel).
 import type { AnyMessage } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
+import {
+  mergingTextChannel,
+  type ClientChannel,
+  type SessionNotificationOut,
+} from "../acp/channel.js";
 import { mergingChunks } from "../acp/chunk-merge.js";
 
 function chunk(
@@ -114,5 +120,95 @@ describe("text chunks on the way to the client", () => {
     void write(chunk("two"));
     await nextTurn();
     expect(sent).toEqual(["s1:agent_message_chunk:one", "s1:agent_message_chunk:two"]);
+  });
+});
+
+/** A channel that records what reaches the ACP SDK, as a short text per call. */
+function recordingChannel() {
+  const sent: string[] = [];
+  const channel: ClientChannel = {
+    update: (n) => {
+      const content = (n.update as { content?: { text?: string } }).content;
+      sent.push(`${n.sessionId}:${n.update.sessionUpdate}:${content?.text ?? ""}`);
+      return Promise.resolve();
+    },
+    requestPermission: () => {
+      sent.push("requestPermission");
+      return Promise.resolve({ outcome: { outcome: "cancelled" } });
+    },
+    createElicitation: () => {
+      sent.push("createElicitation");
+      return Promise.resolve({ action: "cancel" });
+    },
+    completeElicitation: () => {
+      sent.push("completeElicitation");
+      return Promise.resolve();
+    },
+    ownTurnStarted: () => {
+      sent.push("ownTurnStarted");
+      return Promise.resolve();
+    },
+    ownTurnEnded: () => {
+      sent.push("ownTurnEnded");
+      return Promise.resolve();
+    },
+  };
+  return { sent, merged: mergingTextChannel(channel) };
+}
+
+const text = (t: string): SessionNotificationOut => ({
+  sessionId: "s1",
+  update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: t } },
+});
+
+describe("text chunks before the ACP SDK sends them (the v1 channel)", () => {
+  it("those sent in one turn of the event loop reach the SDK as one update", async () => {
+    const { sent, merged } = recordingChannel();
+    for (const piece of ["Hel", "lo"]) void merged.update(text(piece));
+    expect(sent).toEqual([]);
+    await nextTurn();
+    expect(sent).toEqual(["s1:agent_message_chunk:Hello"]);
+  });
+
+  it("a request, an elicitation's end or a turn of Claude's own sends the chunk held first", () => {
+    const { sent, merged } = recordingChannel();
+    const toolCallUpdate = { toolCallId: "t1", title: "x" };
+    void merged.update(text("a"));
+    void merged.requestPermission({ sessionId: "s1", toolCall: toolCallUpdate, options: [] }, {});
+    void merged.update(text("b"));
+    void merged.createElicitation(
+      {
+        sessionId: "s1",
+        mode: "form",
+        message: "?",
+        requestedSchema: { type: "object", properties: {} },
+      },
+      {},
+    );
+    void merged.update(text("c"));
+    void merged.completeElicitation({ elicitationId: "e1" });
+    void merged.update(text("d"));
+    void merged.ownTurnStarted!("s1");
+    void merged.update(text("e"));
+    void merged.ownTurnEnded!("s1", { stopReason: "end_turn" });
+    expect(sent).toEqual([
+      "s1:agent_message_chunk:a",
+      "requestPermission",
+      "s1:agent_message_chunk:b",
+      "createElicitation",
+      "s1:agent_message_chunk:c",
+      "completeElicitation",
+      "s1:agent_message_chunk:d",
+      "ownTurnStarted",
+      "s1:agent_message_chunk:e",
+      "ownTurnEnded",
+    ]);
+  });
+
+  it("flush sends the chunk held at once, for a response that must follow it", () => {
+    const { sent, merged } = recordingChannel();
+    void merged.update(text("the end"));
+    merged.flush();
+    expect(sent).toEqual(["s1:agent_message_chunk:the end"]);
   });
 });
