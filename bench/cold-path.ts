@@ -73,6 +73,8 @@ interface AgentSample {
 interface SdkSample {
   /** query() → initializationResult(). */
   ready: number;
+  /** Fresh process only: prompt sent → initializationResult() (Claude Code started). */
+  started?: number;
   turn: TurnSample;
   /** Fresh process only: spawn → end of the first turn. */
   total?: number;
@@ -172,6 +174,7 @@ function sdkFreshRun(
       }
       resolve({
         ready: (m.ready ?? NaN) - m.query,
+        started: (m.ready ?? NaN) - m.sent,
         turn: { ms: m.ended - m.sent, phases: phases(m.sent, m.firstText, m.asks, m.ended) },
         total: m.ended,
       });
@@ -400,8 +403,10 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
     })
       .filter(Boolean)
       .join(", ");
+    // The SDK's counterpart of the agent's claude-started mark: the same initialization.
+    const sdkStarted = median(fresh[timing].map((s) => s.started ?? NaN));
     notes.push(
-      `Cold path, first turn ${timing}, median per phase (agent / SDK in a fresh process / SDK in the bench process, ms): ${phaseText}. The agent's marks, ms after the prompt was sent (negative: before): ${markText}.`,
+      `Cold path, first turn ${timing}, median per phase (agent / SDK in a fresh process / SDK in the bench process, ms): ${phaseText}. The agent's marks, ms after the prompt was sent (negative: before): ${markText}; in the fresh SDK process, Claude Code's initialization answered at ${sdkStarted.toFixed(0)}.`,
     );
   }
   const totals = summarize(agent["at once"].map((s) => s.total));
