@@ -410,7 +410,10 @@ export class TerminalClient {
     return elicitationResponse(decision);
   }
 
-  /** Answers with a signal that fires when the agent withdraws the request or our turn is cancelled. */
+  /**
+   * Answers with a signal that fires when the agent withdraws the request or our turn is
+   * cancelled.
+   */
   private whileRequested<T>(
     signal: AbortSignal,
     answer: (linked: AbortSignal) => Promise<T>,
