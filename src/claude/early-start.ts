@@ -96,13 +96,15 @@ export function spawnDifference(a: PlannedSpawn, b: PlannedSpawn): string | unde
 export class EarlyStarts {
   private plans: Plan[] | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** Each start's key, named once for its expectation and for what the SDK then asks. */
+  private readonly keys = new WeakMap<Options, string>();
 
   /** `file`: where the plans are kept (none: this run only). */
   constructor(private readonly file?: string) {}
 
   /** The spawn the SDK should ask for with these options, if this configuration was seen. */
   expected(options: Options): PlannedSpawn | undefined {
-    const key = configurationKey(options);
+    const key = this.keyOf(options);
     const found = this.load().find((p) => p.key === key);
     if (!found) return undefined;
     const ids = sessionIds(options);
@@ -125,7 +127,7 @@ export class EarlyStarts {
       if (given.get(name) !== value) envSet[name] = generalize(value, ids);
     }
     const next: Plan = {
-      key: configurationKey(options),
+      key: this.keyOf(options),
       command: spawned.command,
       args: spawned.args.map((arg) => generalize(arg, ids)),
       ...(spawned.cwd !== undefined
@@ -139,6 +141,15 @@ export class EarlyStarts {
     this.plans = [next, ...plans.filter((p) => p !== same)].slice(0, MAX_PLANS);
     if (same && JSON.stringify(same) === JSON.stringify(next)) return;
     this.save();
+  }
+
+  private keyOf(options: Options): string {
+    let key = this.keys.get(options);
+    if (key === undefined) {
+      key = configurationKey(options);
+      this.keys.set(options, key);
+    }
+    return key;
   }
 
   private load(): Plan[] {
