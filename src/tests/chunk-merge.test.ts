@@ -113,6 +113,20 @@ describe("text chunks on the way to the client", () => {
     ]);
   });
 
+  it("a notification with its own _meta goes as it is: the merged one could keep only one", async () => {
+    const { sent, write } = wire();
+    for (const [piece, meta] of [
+      ["x", { a: 1 }],
+      ["y", { b: 2 }],
+    ] as const) {
+      const withMeta = chunk(piece) as { params: Record<string, unknown> };
+      withMeta.params._meta = meta;
+      void write(withMeta as unknown as AnyMessage);
+    }
+    await nextTurn();
+    expect(sent).toEqual(["s1:agent_message_chunk:x", "s1:agent_message_chunk:y"]);
+  });
+
   it("a chunk written in a later turn of the event loop goes on its own", async () => {
     const { sent, write } = wire();
     void write(chunk("one"));
