@@ -4,6 +4,7 @@ import { mergingChunks } from "./chunk-merge.js";
 import { LineFilter } from "./line-filter.js";
 import { oversizedResponse } from "./oversized.js";
 import type { ByteSink } from "./stdout.js";
+import { nextTurn } from "../util/next-turn.js";
 
 /**
  * ACP over newline-delimited JSON, as the ACP SDK's `ndJsonStream`, with three differences:
@@ -93,11 +94,6 @@ export function stdioStream(
 
   const writable = new WritableStream<AnyMessage>({ write: mergingChunks(writeJson) });
   return { readable, writable };
-}
-
-/** Resolves after the microtasks queued so far (and the handlers they start) have run. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

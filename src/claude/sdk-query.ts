@@ -8,6 +8,7 @@ import type {
 import { log } from "../logger.js";
 import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
+import { nextTurn } from "../util/next-turn.js";
 import { ClaudeProcess } from "./child-process.js";
 import type { EarlyStarts } from "./early-start.js";
 import { authenticateMcpServer } from "./mcp-auth.js";
@@ -203,19 +204,20 @@ export function startColdQuery(
   const input = new AsyncQueue<SDKUserMessage>();
   const claudeProcess = new ClaudeProcess();
   const sdkOpts = sdkOptions(options, claudeProcess);
-  if (earlyStarts && !claudeSdkLoaded()) {
-    // Two turns of the event loop on: after session/new's answer is written (stdout's batch
-    // is flushed by a setImmediate queued after this one), since a spawn blocks a while.
-    setImmediate(() =>
-      setImmediate(() => {
-        const expected = earlyStarts.expected(sdkOpts);
-        if (expected) claudeProcess.startEarly(expected);
-      }),
-    );
-  }
   // Closed while the SDK loaded (a session closed, or reopened under its id): no process.
   const q = async (isClosed: () => boolean): Promise<Query | undefined> => {
     try {
+      if (!claudeSdkLoaded()) {
+        // Two turns of the event loop first: session/new's answer is written (stdout's
+        // batch is flushed by a setImmediate queued after the first), then the early
+        // process is spawned (a spawn blocks a while). Only then the SDK's load, which on
+        // node 22 and later compiles and runs the SDK in one blocking step.
+        await nextTurn();
+        await nextTurn();
+        if (isClosed()) return undefined;
+        const expected = earlyStarts?.expected(sdkOpts);
+        if (expected) claudeProcess.startEarly(expected);
+      }
       const sdk = await claudeSdk();
       if (isClosed()) {
         claudeProcess.discardEarly();
