@@ -8,9 +8,11 @@
 // Claude Agent SDK stays outside: it is one file already, and loads only when a session
 // starts it (src/claude/sdk-loader.ts). Modules keep their names; the source maps lead
 // to src/.
-import { rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { build, type Plugin } from "esbuild";
+import { SDK_MODULE_URL, SDK_PACKAGE, sdkBundleName } from "../src/claude/sdk-bundle.js";
 
 const outdir = "dist";
 const chunks = "bin";
@@ -50,5 +52,25 @@ await build({
   external: ["@anthropic-ai/claude-agent-sdk"],
   plugins: [englishOnly],
   sourcemap: true,
+  logLevel: "warning",
+});
+
+// The Claude SDK once more, as one CommonJS script (src/claude/sdk-bundle.ts): node caches
+// a script's compiled code, not an ES module's. Its own imports stay imports of the
+// installed packages, and `import.meta.url` is the installed module's.
+const sdkEntry = createRequire(import.meta.url).resolve(SDK_PACKAGE);
+const sdkPackage = JSON.parse(await readFile(join(dirname(sdkEntry), "package.json"), "utf8")) as {
+  version: string;
+};
+await build({
+  entryPoints: [sdkEntry],
+  outfile: `${outdir}/${sdkBundleName(sdkPackage.version)}`,
+  bundle: true,
+  packages: "external",
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  define: { "import.meta.url": SDK_MODULE_URL },
+  banner: { js: '"use strict";' },
   logLevel: "warning",
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 interface PackageJson {
   name: string;
@@ -9,10 +10,12 @@ interface PackageJson {
  * The nearest package.json above this module: it sits one level above src/ and dist/, and
  * two above the bin's chunks (dist/bin/), where this module may be bundled.
  */
-function ownPackage(): PackageJson {
+function ownPackage(): PackageJson & { root: string } {
   for (const path of ["../package.json", "../../package.json"]) {
+    const url = new URL(path, import.meta.url);
     try {
-      return JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as PackageJson;
+      const found = JSON.parse(readFileSync(url, "utf8")) as PackageJson;
+      return { ...found, root: fileURLToPath(new URL(".", url)) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
@@ -24,3 +27,5 @@ const pkg = ownPackage();
 
 export const PACKAGE_NAME = pkg.name;
 export const PACKAGE_VERSION = pkg.version;
+/** The package's own directory (where package.json and dist/ are). */
+export const PACKAGE_ROOT = pkg.root;

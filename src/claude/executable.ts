@@ -2,8 +2,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { ClaudeExecutableNotFoundError } from "../errors.js";
-
-const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
+import { SDK_PACKAGE } from "./sdk-bundle.js";
 
 /** The SDK ships the real `claude` binary in one optional package per platform. */
 export function platformPackageName(
@@ -17,6 +16,23 @@ export function platformPackageName(
 
 let musl: boolean | undefined;
 
+/**
+ * The binary of the platform package installed. On Linux, where npm installed only one of
+ * glibc's and musl's (it installs by libc), that one: no need to ask which libc this is.
+ */
+export function installedBinary(
+  binaryOf: (pkg: string) => string | undefined,
+  platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
+  musl: () => boolean = isMusl,
+): string | undefined {
+  const glibc = binaryOf(platformPackageName(platform, arch, false));
+  if (platform !== "linux") return glibc;
+  const muslBinary = binaryOf(platformPackageName(platform, arch, true));
+  if (glibc && muslBinary) return musl() ? muslBinary : glibc;
+  return glibc ?? muslBinary;
+}
+
 /** Asked once: `process.report` is slow (tens of ms). */
 function isMusl(): boolean {
   if (process.platform !== "linux") return false;
@@ -25,6 +41,25 @@ function isMusl(): boolean {
     musl = !report?.header?.glibcVersionRuntime;
   }
   return musl;
+}
+
+/** Resolves from where the SDK is installed (its platform packages sit beside it). */
+function sdkRequire(): NodeJS.Require | undefined {
+  try {
+    return createRequire(createRequire(import.meta.url).resolve(SDK_PACKAGE));
+  } catch {
+    return undefined;
+  }
+}
+
+function packageBinary(fromSdk: NodeJS.Require, pkg: string): string | undefined {
+  const binary = process.platform === "win32" ? "claude.exe" : "claude";
+  try {
+    const path = join(dirname(fromSdk.resolve(`${pkg}/package.json`)), binary);
+    return existsSync(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The bundled binary, once found (the install does not move while the agent runs). */
@@ -46,20 +81,13 @@ export function resolveClaudeExecutable(env: NodeJS.ProcessEnv = process.env): s
     return override;
   }
   if (bundled && existsSync(bundled)) return bundled;
-  const pkg = platformPackageName();
-  const binary = process.platform === "win32" ? "claude.exe" : "claude";
-  try {
-    const require = createRequire(import.meta.url);
-    const sdkEntry = require.resolve(SDK_PACKAGE);
-    const fromSdk = createRequire(sdkEntry);
-    const path = join(dirname(fromSdk.resolve(`${pkg}/package.json`)), binary);
-    if (existsSync(path)) {
-      bundled = path;
-      return path;
-    }
-  } catch {
-    // fall through to the explanation below
+  const fromSdk = sdkRequire();
+  const found = fromSdk && installedBinary((pkg) => packageBinary(fromSdk, pkg));
+  if (found) {
+    bundled = found;
+    return found;
   }
+  const pkg = platformPackageName();
   throw new ClaudeExecutableNotFoundError(
     `Claude Code was not found: install ${pkg} (it comes with ${SDK_PACKAGE} when optional ` +
       `dependencies are installed: run \`npm install\` without --omit=optional), or set ` +

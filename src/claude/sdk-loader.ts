@@ -3,6 +3,7 @@
 // starts needs it (initialize, session/new's answer). One load, shared by every caller.
 import type * as Sdk from "@anthropic-ai/claude-agent-sdk";
 import { mark } from "../runtime/marks.js";
+import { loadSdkBundle } from "./sdk-bundle.js";
 
 type ClaudeSdk = typeof Sdk;
 
@@ -22,7 +23,7 @@ export function claudeSdk(): Promise<ClaudeSdk> {
 
 async function loadSdk(): Promise<ClaudeSdk> {
   mark("claude-sdk-load");
-  const sdk = await import("@anthropic-ai/claude-agent-sdk");
+  const sdk = loadSdkBundle() ?? (await import("@anthropic-ai/claude-agent-sdk"));
   mark("claude-sdk-loaded");
   loaded = true;
   return sdk;

@@ -12,7 +12,7 @@ export function agentCachePath(env: NodeJS.ProcessEnv, name: string): string {
  * Replaces `file` with `text` whole: written to a temp file beside it, then renamed over
  * it, so that a reader never sees half a file.
  */
-export async function writeWhole(file: string, text: string): Promise<void> {
+export async function writeWhole(file: string, text: string | Uint8Array): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, text);
