@@ -18,6 +18,7 @@ import { presentation, requestToolCall } from "./presentation.js";
 import { parseClientAnswer } from "./response.js";
 import { snapshotSuggestions } from "./suggestions.js";
 import { withLinkedSignal } from "../util/linked-signal.js";
+import { warmUpPermissionsSoon } from "./warm-up.js";
 
 export interface PermissionGateDeps {
   client: SessionClient;
@@ -53,6 +54,7 @@ export interface PermissionGateDeps {
  * lifecycle of permission-extension.md ("Request lifecycle"), steps 1-7 below.
  */
 export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
+  warmUpPermissionsSoon();
   return (toolName: string, input: ToolInput, sdk: CanUseToolContext) => {
     const turnSignal = deps.turnSignal();
     const sources = turnSignal ? [sdk.signal, turnSignal] : [sdk.signal];
