@@ -5,6 +5,12 @@ import { producedTitle } from "./history.js";
 
 /** When, after a turn, to look for a title Claude Code produced for the conversation. */
 export const TITLE_CHECK_DELAYS_MS = [0, 2_000, 5_000, 10_000];
+/**
+ * Once a title is out, the first look after a turn waits this long instead: a title seldom
+ * changes, and reading the transcript (a few ms) then stays off the path of a prompt sent
+ * right after the turn, which clears the looks.
+ */
+export const TITLED_FIRST_LOOK_MS = 500;
 
 /**
  * Whether Claude Code titles its conversations by itself: it does not when its
@@ -43,8 +49,11 @@ export class TitleWatcher {
 
   afterTurn(): void {
     this.stop();
-    this.timers = TITLE_CHECK_DELAYS_MS.map((delay, i) => {
-      const last = i === TITLE_CHECK_DELAYS_MS.length - 1;
+    const delays = this.published
+      ? [TITLED_FIRST_LOOK_MS, ...TITLE_CHECK_DELAYS_MS.slice(1)]
+      : TITLE_CHECK_DELAYS_MS;
+    this.timers = delays.map((delay, i) => {
+      const last = i === delays.length - 1;
       const timer = setTimeout(() => void this.check(!this.source.titlesItself || last), delay);
       timer.unref();
       return timer;

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fakeClaude, result } from "./support/fake-claude.js";
 import { fakeTranscripts } from "./support/fake-transcripts.js";
 import { connectInProcess, isolatedEnv } from "./support/in-process.js";
+import { TITLED_FIRST_LOOK_MS, TitleWatcher } from "../session/titles.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "titles-test-"));
 const SAVED = "7c1f7a52-64e0-4b2f-8d7e-3a8a5e0f1b11";
@@ -92,4 +93,55 @@ describe("generated titles", () => {
       expect(titles(updates)).toEqual(["Flaky tests"]);
     });
   }
+});
+
+describe("the looks for a title after a turn", () => {
+  /** A watcher over a transcript that counts its reads. */
+  function watcher(title?: string) {
+    const reads = { count: 0 };
+    const published: string[] = [];
+    const source = {
+      info: () => {
+        reads.count++;
+        return Promise.resolve({
+          sessionId: SAVED,
+          summary: "",
+          lastModified: 0,
+          ...(title ? { customTitle: title } : {}),
+        });
+      },
+      generate: () => Promise.resolve(undefined),
+      titlesItself: true,
+    };
+    const titles = new TitleWatcher(source, (t) => {
+      published.push(t);
+      return Promise.resolve();
+    });
+    return { reads, published, titles };
+  }
+
+  it("before a title is out, the transcript is read at once when a turn ends", async () => {
+    const { reads, titles } = watcher();
+    titles.afterTurn();
+    await tick(20);
+    expect(reads.count).toBe(1);
+    titles.stop();
+  });
+
+  it(`once a title is out, the first read waits ${TITLED_FIRST_LOOK_MS} ms, and a turn started meanwhile clears it`, async () => {
+    const { reads, published, titles } = watcher("Flaky tests");
+    await titles.afterOpen();
+    expect(published).toEqual(["Flaky tests"]);
+    reads.count = 0;
+    titles.afterTurn();
+    await tick(50);
+    expect(reads.count).toBe(0);
+    titles.stop(); // the next turn
+    await tick(TITLED_FIRST_LOOK_MS);
+    expect(reads.count).toBe(0);
+    titles.afterTurn();
+    await tick(TITLED_FIRST_LOOK_MS + 100);
+    expect(reads.count).toBe(1);
+    titles.stop();
+  });
 });
