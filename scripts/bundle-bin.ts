@@ -5,9 +5,9 @@
 // to chunks under dist/bin/, so a v1 client's start does not compile them.
 // dist/index.js stays tsc's small file: it sets up the heap before it imports main.js,
 // and compiling a bundle that holds it would already grow the young generation. The
-// Claude Agent SDK stays outside: it is one file already, and loads only when a session
-// starts it (src/claude/sdk-loader.ts). Modules keep their names; the source maps lead
-// to src/.
+// Claude Agent SDK stays outside: it loads only when a session starts it, from its own
+// CommonJS copy written at the end (src/claude/sdk-loader.ts). Modules keep their names;
+// the source maps lead to src/.
 import { readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

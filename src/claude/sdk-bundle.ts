@@ -1,7 +1,7 @@
 // The Claude SDK as one CommonJS script, written by the build from the installed SDK
 // (scripts/bundle-bin.ts), so that it can load with V8's code cache (runtime/code-cache.ts).
-// Compiling and first running the SDK's ES module took ~300 ms of CPU, while Claude Code
-// starts beside it on the same cores; with the cache about a third of that.
+// Compiling and first running the SDK's ES module blocked the agent ~300 ms on node 20,
+// while Claude Code starts beside it on the same cores; with the cache about half that.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
