@@ -123,9 +123,12 @@ describe("a prompt sent while a turn runs", () => {
     expect(sent2!.seq).toBeLessThan(answer1!.seq); // really sent while the first ran
     expect(sent1!.seq).toBeLessThan(sent2!.seq);
     expect(answer1!.seq).toBeLessThan(answer2!.seq);
+    // What belongs to the session and not to a turn: its commands, and the title generated
+    // from the first prompt, which comes when Claude Code has made it (after either turn).
+    const sessionNews = new Set(["available_commands_update", "session_info_update"]);
     const updates = e2e.transcript
       .sessionUpdates()
-      .filter((n) => n.update.sessionUpdate !== "available_commands_update");
+      .filter((n) => !sessionNews.has(n.update.sessionUpdate));
     const turn1 = updates.filter((n) => n.entry.seq < answer1!.seq);
     const turn2 = updates.filter((n) => n.entry.seq > answer1!.seq);
     const text = (ns: typeof updates) =>
