@@ -8,11 +8,10 @@
 // Claude Agent SDK stays outside: it loads only when a session starts it, from its own
 // CommonJS copy written at the end (src/claude/sdk-loader.ts). Modules keep their names;
 // the source maps lead to src/.
-import { readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { build, type Plugin } from "esbuild";
-import { SDK_MODULE_URL, SDK_PACKAGE, sdkBundleName } from "../src/claude/sdk-bundle.js";
+import { installedSdk, SDK_MODULE_URL, sdkBundleName } from "../src/claude/sdk-bundle.js";
 
 const outdir = "dist";
 const chunks = "bin";
@@ -58,13 +57,10 @@ await build({
 // The Claude SDK once more, as one CommonJS script (src/claude/sdk-bundle.ts): node caches
 // a script's compiled code, not an ES module's. Its own imports stay imports of the
 // installed packages, and `import.meta.url` is the installed module's.
-const sdkEntry = createRequire(import.meta.url).resolve(SDK_PACKAGE);
-const sdkPackage = JSON.parse(await readFile(join(dirname(sdkEntry), "package.json"), "utf8")) as {
-  version: string;
-};
+const sdk = installedSdk();
 await build({
-  entryPoints: [sdkEntry],
-  outfile: `${outdir}/${sdkBundleName(sdkPackage.version)}`,
+  entryPoints: [sdk.entry],
+  outfile: `${outdir}/${sdkBundleName(sdk.version)}`,
   bundle: true,
   packages: "external",
   platform: "node",

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { ClaudeExecutableNotFoundError } from "../errors.js";
-import { SDK_PACKAGE } from "./sdk-bundle.js";
+import { installedSdk, SDK_PACKAGE } from "./sdk-bundle.js";
 
 /** The SDK ships the real `claude` binary in one optional package per platform. */
 export function platformPackageName(
@@ -46,7 +46,7 @@ function isMusl(): boolean {
 /** Resolves from where the SDK is installed (its platform packages sit beside it). */
 function sdkRequire(): NodeJS.Require | undefined {
   try {
-    return createRequire(createRequire(import.meta.url).resolve(SDK_PACKAGE));
+    return createRequire(installedSdk().entry);
   } catch {
     return undefined;
   }

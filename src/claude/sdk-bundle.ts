@@ -17,6 +17,15 @@ export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
 /** What the bundle's `import.meta.url` is renamed to: the installed SDK module's URL. */
 export const SDK_MODULE_URL = "__claudeSdkModuleUrl";
 
+/** The installed SDK: its module's path and its version (throws if it is not installed). */
+export function installedSdk(): { entry: string; version: string } {
+  const entry = createRequire(import.meta.url).resolve(SDK_PACKAGE);
+  const { version } = JSON.parse(readFileSync(join(dirname(entry), "package.json"), "utf8")) as {
+    version: string;
+  };
+  return { entry, version };
+}
+
 /** The bundle of one SDK version, in dist/: another version installed is not bundled. */
 export function sdkBundleName(version: string): string {
   return `claude-sdk-${version}.cjs`;
@@ -28,10 +37,7 @@ export function sdkBundleName(version: string): string {
  */
 export function loadSdkBundle(env: NodeJS.ProcessEnv = process.env): typeof Sdk | undefined {
   try {
-    const entry = createRequire(import.meta.url).resolve(SDK_PACKAGE);
-    const { version } = JSON.parse(readFileSync(join(dirname(entry), "package.json"), "utf8")) as {
-      version: string;
-    };
+    const { entry, version } = installedSdk();
     const file = join(PACKAGE_ROOT, "dist", sdkBundleName(version));
     const cache = agentCachePath(
       env,

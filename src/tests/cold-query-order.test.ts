@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ClaudeProcess } from "../claude/child-process.js";
 import { EarlyStarts } from "../claude/early-start.js";
 import { startColdQuery } from "../claude/sdk-query.js";
+import { nextTurn } from "../util/next-turn.js";
 
 const events: string[] = [];
 
@@ -22,8 +23,6 @@ afterEach(() => {
   events.length = 0;
   vi.restoreAllMocks();
 });
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function start(earlyStarts?: EarlyStarts) {
   return startColdQuery(
