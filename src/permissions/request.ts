@@ -153,13 +153,19 @@ async function ask(
 }
 
 /**
- * The tool is about to run: clients show it as in progress. Not awaited: Claude need not
- * wait for it, and updates still go out in order (the connection queues them).
+ * The tool is about to run: clients show it as in progress. Sent on the next turn of the
+ * event loop, after the answer Claude Code waits for has gone out; not sent if the call
+ * ended first (its final status then says more).
  */
 function markRunning(deps: PermissionGateDeps, call: TrackedToolCall): void {
   call.status = "in_progress";
-  deps.client
-    .forThread(call.parentToolUseId)
-    .updateToolCall({ toolCallId: call.id, status: "in_progress", _meta: claudeCodeMeta(call) })
-    .catch((error: unknown) => log.warn(`could not mark tool call ${call.id} in progress`, error));
+  setImmediate(() => {
+    if (call.status !== "in_progress") return;
+    deps.client
+      .forThread(call.parentToolUseId)
+      .updateToolCall({ toolCallId: call.id, status: "in_progress", _meta: claudeCodeMeta(call) })
+      .catch((error: unknown) =>
+        log.warn(`could not mark tool call ${call.id} in progress`, error),
+      );
+  });
 }

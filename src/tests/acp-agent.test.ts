@@ -504,6 +504,31 @@ describe("permissions", () => {
     expect(decision).toMatchObject({ behavior: "deny", decisionClassification: "user_reject" });
   });
 
+  it("an allowed call is shown in progress after Claude Code has its answer, and a result that came first is not undone", async () => {
+    const { query, updates } = await asking(() => ({
+      outcome: { outcome: "selected", optionId: "allow-once" },
+    }));
+    const statuses = (id: string) =>
+      updates
+        .map((n) => n.update)
+        .filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === id)
+        .map((u) => (u as { status?: string }).status);
+
+    query.emit(toolUse("toolu_run", "Bash", { command: "ls" }));
+    await new Promise((r) => setTimeout(r, 20));
+    await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_run" });
+    expect(statuses("toolu_run")).toEqual([]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(statuses("toolu_run")).toEqual(["in_progress"]);
+
+    query.emit(toolUse("toolu_fast", "Bash", { command: "pwd" }));
+    await new Promise((r) => setTimeout(r, 20));
+    await query.canUseTool("Bash", { command: "pwd" }, { toolUseID: "toolu_fast" });
+    query.emit(toolResult("toolu_fast", "/"));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(statuses("toolu_fast")).toEqual(["completed"]);
+  });
+
   it("subagent attribution: a subagent's tool call carries _meta.claudeCode.parentToolUseId, in updates and in the request", async () => {
     const { query, updates, permissionRequests } = await asking(() => ({
       outcome: { outcome: "selected", optionId: "allow-once" },
@@ -515,6 +540,8 @@ describe("permissions", () => {
       { command: "ls" },
       { toolUseID: "toolu_sub", agentID: "agent-1" },
     );
+    // The tool runs before its result comes, as with Claude Code.
+    await new Promise((r) => setTimeout(r, 20));
     query.emit(toolResult("toolu_sub", "a.txt", { parent: "toolu_agent" }));
     await new Promise((r) => setTimeout(r, 20));
     const forCall = updates
