@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/tests/**/*.test.ts"],
+    globalSetup: ["src/tests/support/temp-root.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // End-to-end files each spawn real Claude Code processes; two cores in CI.
