@@ -4,19 +4,12 @@ import { log } from "../logger.js";
 import type { ToolCallTracker, TrackedToolCall } from "../session/tool-calls.js";
 import type { ToolContext, ToolInput } from "../tools/index.js";
 import { claudeCodeMeta, toolCallFromToolUse } from "../tools/tool-call.js";
-import {
-  persistentChoicesAllowed,
-  type PermissionAsk,
-  type PermissionEffect,
-  type PlanContext,
-} from "./choices.js";
+import type { PermissionEffect, PlanContext } from "./choices.js";
+import { buildRequest } from "./build-request.js";
 import { abortedResult, deniedResult, resultOfEffect } from "./effects.js";
 import { CLIENT_FAILED, UNKNOWN_OPTION } from "./messages.js";
 import { QUESTION_TOOL } from "../session/claude-env.js";
-import { buildChoices } from "./options/index.js";
-import { presentation, requestToolCall } from "./presentation.js";
 import { parseClientAnswer } from "./response.js";
-import { snapshotSuggestions } from "./suggestions.js";
 import { withLinkedSignal } from "../util/linked-signal.js";
 import { warmUpPermissionsSoon } from "./warm-up.js";
 
@@ -101,33 +94,19 @@ async function ask(
   await deps.beforeAsk?.(toolName, input);
 
   // 3. Validate and snapshot the suggestions: label and effect come from one copy.
-  const suggestions = snapshotSuggestions(sdk.suggestions);
-
   // 4. Presentation and ordered options, each paired with its effect.
-  const ask: PermissionAsk = {
-    toolName,
-    input,
-    suggestions,
-    persistentChoicesAllowed: persistentChoicesAllowed(sdk),
+  const { choices, params } = buildRequest(toolName, input, sdk, toolCall, {
     cwd: deps.context.cwd,
     homeDir: deps.homeDir,
     workingDirectories: deps.workingDirectories(),
     plan: deps.planContext(),
-  };
-  const choices = buildChoices(ask);
+  });
 
   // 5. Send with the tool call's cancellation signal; the client call also stops
   // waiting on abort, so a client that ignores cancellation cannot hold Claude.
   let response: unknown;
   try {
-    response = await client.requestPermission(
-      {
-        toolCall: requestToolCall(toolCall, toolName, input, sdk.blockedPath),
-        options: choices.map((c) => c.option),
-        _meta: { permission: presentation(toolName, toolCall.title, sdk) },
-      },
-      signal,
-    );
+    response = await client.requestPermission(params, signal);
   } catch (error) {
     if (signal.aborted) return abortedResult();
     log.warn(`permission request for ${toolUse.id} failed`, error);

@@ -4,13 +4,11 @@
 // per process, soon after the first session starts (and its Claude Code is still starting),
 // a Bash request is built and answered here, and thrown away: nothing is sent or applied.
 import type { CanUseToolContext } from "../claude/types.js";
+import { PERMISSION_MODES } from "../session/modes.js";
 import { toolCallFromToolUse } from "../tools/tool-call.js";
-import { persistentChoicesAllowed } from "./choices.js";
+import { buildRequest } from "./build-request.js";
 import { resultOfEffect } from "./effects.js";
-import { buildChoices } from "./options/index.js";
-import { presentation, requestToolCall } from "./presentation.js";
 import { parseClientAnswer } from "./response.js";
-import { snapshotSuggestions } from "./suggestions.js";
 
 /** After session/new's answer, the early spawn and the SDK's load (sdk-query.ts). */
 const WARM_UP_DELAY_MS = 20;
@@ -46,18 +44,12 @@ export function warmUpPermissions(): ReturnType<typeof resultOfEffect> | undefin
     { id: sdk.toolUseID, name: toolName, input, parentToolUseId: null },
     { cwd },
   );
-  const choices = buildChoices({
-    toolName,
-    input,
-    suggestions: snapshotSuggestions(sdk.suggestions),
-    persistentChoicesAllowed: persistentChoicesAllowed(sdk),
+  const { choices } = buildRequest(toolName, input, sdk, toolCall, {
     cwd,
     homeDir: "/home/warm-up",
     workingDirectories: [cwd],
-    plan: { availableModes: new Set(["default", "acceptEdits", "plan"]), planText: "" },
+    plan: { availableModes: new Set(PERMISSION_MODES), planText: "" },
   });
-  requestToolCall(toolCall, toolName, input, undefined);
-  presentation(toolName, toolCall.title, sdk);
   const first = choices[0];
   if (!first) return undefined;
   const answer = parseClientAnswer({
