@@ -10,6 +10,7 @@ import {
   localSettings,
   npmTestRuns,
   PACKAGE_JSON,
+  savedAllowRules,
   textTurn,
   toolTurn,
   writeFiles,
@@ -64,7 +65,7 @@ describe("allow-with-updates", () => {
       name: "Yes, and don't ask again for npm test commands in this project",
       kind: "allow_always",
     });
-    const allow = (await localSettings(e2e.cwd))?.permissions?.allow ?? [];
+    const allow = await savedAllowRules(e2e.cwd);
     expect(allow.filter((rule) => /^Bash\(npm test( \*|:\*)\)$/.test(rule))).toHaveLength(1);
     expect(await npmTestRuns(e2e.cwd)).toBe(1);
     expect(resultFor(e2e, "toolu_npm_1")?.is_error).toBe(false);
@@ -131,9 +132,7 @@ describe("allow-with-updates", () => {
       name: "Yes, and don't ask again for example.com in this project",
       kind: "allow_always",
     });
-    expect((await localSettings(e2e.cwd))?.permissions?.allow).toContain(
-      "WebFetch(domain:example.com)",
-    );
+    expect(await savedAllowRules(e2e.cwd)).toContain("WebFetch(domain:example.com)");
     // Both fetches were attempted (there is no network here, so they fail after the check).
     expect(resultFor(e2e, "toolu_fetch_2")).toBeDefined();
   });

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { localSettings, textTurn, toolTurn, writeFiles } from "./support/audit/project.js";
-import { poll, startE2E, stopAllE2E } from "./support/e2e/index.js";
+import { savedAllowRules, textTurn, toolTurn, writeFiles } from "./support/audit/project.js";
+import { startE2E, stopAllE2E } from "./support/e2e/index.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -20,18 +20,6 @@ const DURABLE = { answer: "select", optionId: "allow-with-updates" } as const;
 
 function durableLabel(request: RequestPermissionRequest | undefined): string | undefined {
   return request?.options.find((o) => o.optionId === "allow-with-updates")?.name;
-}
-
-/**
- * The allow rules Claude Code saved to the project's local settings, once it has written
- * them: it may write the file after the tool call has finished.
- */
-async function savedAllowRules(cwd: string): Promise<string[]> {
-  const rules = await poll(async () => {
-    const allow = (await localSettings(cwd))?.permissions?.allow;
-    return allow?.length ? allow : undefined;
-  }, 5_000);
-  return rules ?? [];
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   localSettings,
   npmTestRuns,
   PACKAGE_JSON,
+  savedAllowRules,
   textTurn,
   toolTurn,
   writeFiles,
@@ -87,7 +88,7 @@ describe("permissions for a v2 client", () => {
       ["allow-with-updates", "allow_always"],
       ["reject", "reject_once"],
     ]);
-    const allow = (await localSettings(e2e.cwd))?.permissions?.allow ?? [];
+    const allow = await savedAllowRules(e2e.cwd);
     expect(allow.filter((rule) => /^Bash\(npm test( \*|:\*)\)$/.test(rule))).toHaveLength(1);
     expect(await npmTestRuns(e2e.cwd)).toBe(1);
     expect(resultFor(e2e, "toolu_npm_1")?.is_error).toBe(false);
@@ -186,9 +187,7 @@ describe("permissions for a v2 client", () => {
       name: "Yes, and don't ask again for example.com in this project",
       kind: "allow_always",
     });
-    expect((await localSettings(e2e.cwd))?.permissions?.allow).toContain(
-      "WebFetch(domain:example.com)",
-    );
+    expect(await savedAllowRules(e2e.cwd)).toContain("WebFetch(domain:example.com)");
     expect(resultFor(e2e, "toolu_fetch_2")).toBeDefined();
   });
 

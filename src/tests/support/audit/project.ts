@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { TurnSpec } from "../../../scripted-api/index.js";
+import { poll } from "../e2e/wait.js";
 
 /** `npm test` appends one "x" to ran.txt: its length is the number of runs. */
 export const PACKAGE_JSON = JSON.stringify({
@@ -34,6 +35,19 @@ export async function localSettings(
   const path = join(cwd, ".claude", "settings.local.json");
   if (!existsSync(path)) return undefined;
   return JSON.parse(await readFile(path, "utf8")) as { permissions?: { allow?: string[] } };
+}
+
+/**
+ * The allow rules Claude Code saved to the project's local settings, once it has written
+ * some (or none after 5 s): it applies a durable rule to the session before its write to the
+ * file is done, so a turn can end before the file has it.
+ */
+export async function savedAllowRules(cwd: string): Promise<string[]> {
+  const rules = await poll(async () => {
+    const allow = (await localSettings(cwd))?.permissions?.allow;
+    return allow?.length ? allow : undefined;
+  }, 5_000);
+  return rules ?? [];
 }
 
 /** One model turn that calls one tool. */
