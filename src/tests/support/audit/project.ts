@@ -44,7 +44,8 @@ export async function localSettings(
  */
 export async function savedAllowRules(cwd: string): Promise<string[]> {
   const rules = await poll(async () => {
-    const allow = (await localSettings(cwd))?.permissions?.allow;
+    // A read in the middle of the write finds no JSON yet: not written, then.
+    const allow = (await localSettings(cwd).catch(() => undefined))?.permissions?.allow;
     return allow?.length ? allow : undefined;
   }, 5_000);
   return rules ?? [];
