@@ -38,6 +38,16 @@ const TURN_PHASES = [
   "ask 2 → ask 3",
   "ask 3 → end",
 ] as const;
+/**
+ * Claude Code's first turn as each side receives its messages, on one clock: the agent's
+ * marks (src/session/consumer.ts) and the fresh SDK process's (sdk-first-turn-host.mjs).
+ * Where the two part tells Claude Code's own time from what the agent adds.
+ */
+const CLAUDE_MILESTONES = [
+  { name: "turn init", agent: "claude-turn-init", sdk: "init" },
+  { name: "first stream event", agent: "claude-first-event", sdk: "firstEvent" },
+  { name: "result", agent: "claude-result", sdk: "ended" },
+] as const;
 /** The agent's debug marks (src/runtime/marks.ts) the breakdown places on the same clock. */
 const MARKS = [
   "agent-loaded",
@@ -78,6 +88,8 @@ interface SdkSample {
   turn: TurnSample;
   /** Fresh process only: spawn → end of the first turn. */
   total?: number;
+  /** Fresh process only: CLAUDE_MILESTONES, in ms after the prompt was sent. */
+  milestones?: Partial<Record<(typeof CLAUDE_MILESTONES)[number]["sdk"], number>>;
 }
 
 const FIRST_TURN_HOST = "bench/support/sdk-first-turn-host.mjs";
@@ -88,6 +100,9 @@ interface HostMarks {
   ready?: number;
   sent: number;
   firstText?: number;
+  /** The turn's system/init message, and its first stream event. */
+  init?: number;
+  firstEvent?: number;
   asks: number[];
   ended: number;
   subtype: string;
@@ -128,11 +143,14 @@ function bareNode(): Promise<number> {
   });
 }
 
-/** `mark <name> at <ms>` lines of the agent's debug log, on the bench's clock. */
-function agentMarks(log: string, spawnedAt: number): Record<string, number> {
+/**
+ * `mark <name> at <ms>` lines of the agent's debug log, on the bench's clock. The agent logs
+ * epoch ms (src/runtime/marks.ts): the bench's own clock starts at its performance.timeOrigin.
+ */
+function agentMarks(log: string): Record<string, number> {
   const marks: Record<string, number> = {};
   for (const match of log.matchAll(/mark (\S+) at ([\d.]+) ms/g)) {
-    marks[match[1]!] ??= spawnedAt + Number(match[2]);
+    marks[match[1]!] ??= Number(match[2]) - performance.timeOrigin;
   }
   return marks;
 }
@@ -177,6 +195,11 @@ function sdkFreshRun(
         started: (m.ready ?? NaN) - m.sent,
         turn: { ms: m.ended - m.sent, phases: phases(m.sent, m.firstText, m.asks, m.ended) },
         total: m.ended,
+        milestones: {
+          init: (m.init ?? NaN) - m.sent,
+          firstEvent: (m.firstEvent ?? NaN) - m.sent,
+          ended: m.ended - m.sent,
+        },
       });
     });
   }).finally(() => {
@@ -227,7 +250,7 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
         throw new Error(`agent first turn asked ${agent.permissionsAnswered} permissions`);
       }
       requireFiles(cwd, "agent");
-      const marks = agentMarks(agent.log(), agent.spawnedAt);
+      const marks = agentMarks(agent.log());
       return {
         initialize: init.receivedAt - agent.spawnedAt,
         sessionNew: created.receivedAt - created.sentAt,
@@ -405,8 +428,12 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
       .join(", ");
     // The SDK's counterpart of the agent's claude-started mark: the same initialization.
     const sdkStarted = median(fresh[timing].map((s) => s.started ?? NaN));
+    const milestoneText = CLAUDE_MILESTONES.map(
+      (m) =>
+        `${m.name} ${median(agent[timing].map((s) => s.marks[m.agent] ?? NaN)).toFixed(0)} / ${median(fresh[timing].map((s) => s.milestones?.[m.sdk] ?? NaN)).toFixed(0)}`,
+    ).join("; ");
     notes.push(
-      `Cold path, first turn ${timing}, median per phase (agent / SDK in a fresh process / SDK in the bench process, ms): ${phaseText}. The agent's marks, ms after the prompt was sent (negative: before): ${markText}; in the fresh SDK process, Claude Code's initialization answered at ${sdkStarted.toFixed(0)}.`,
+      `Cold path, first turn ${timing}, median per phase (agent / SDK in a fresh process / SDK in the bench process, ms): ${phaseText}. The agent's marks, ms after the prompt was sent (negative: before): ${markText}; in the fresh SDK process, Claude Code's initialization answered at ${sdkStarted.toFixed(0)}. Claude Code's messages as they reached the agent / the fresh SDK process, ms after the prompt was sent: ${milestoneText}.`,
     );
   }
   const totals = summarize(agent["at once"].map((s) => s.total));

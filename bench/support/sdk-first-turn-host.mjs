@@ -4,7 +4,8 @@
 // (the agent's, see sdk-first-turn.ts) and sends the prompt: at once, or once the parent
 // writes a line on stdin (after the query's initializationResult() and an idle pause).
 // Each permission ask is allowed at once. Plain JavaScript: no TypeScript loader on the
-// path. Prints one JSON line of milestones, on this process's clock (performance.now()).
+// path. Prints one JSON line of milestones, on this process's clock (performance.now()),
+// among them when the turn's system/init and its first stream event arrived.
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { createInterface } from "node:readline";
@@ -52,6 +53,8 @@ if (pause) {
   send();
 }
 for await (const message of q) {
+  if (message.type === "system" && message.subtype === "init") marks.init ??= performance.now();
+  if (message.type === "stream_event") marks.firstEvent ??= performance.now();
   if (
     message.type === "stream_event" &&
     message.event.type === "content_block_delta" &&

@@ -3,6 +3,7 @@ import type { SDKMessage, SDKResultMessage } from "../claude/types.js";
 import type { ClaudeActivity } from "./claude-activity.js";
 import type { ClaudeTasks } from "./claude-tasks.js";
 import type { Turn } from "./turn.js";
+import { markFirst } from "../runtime/marks.js";
 
 export type SystemMessage = Extract<SDKMessage, { type: "system" }>;
 
@@ -59,6 +60,7 @@ export class ClaudeMessageConsumer {
   }
 
   private async dispatch(message: SDKMessage, query: ClaudeQuery): Promise<void> {
+    markClaudeMilestone(message);
     const turn = this.host.userTurn();
     if (turn) turn.heardFromClaude = true;
     this.host.heard();
@@ -89,4 +91,14 @@ function answersOnMainThread(message: SDKMessage): boolean {
   return (
     (message.type === "stream_event" || message.type === "assistant") && !message.parent_tool_use_id
   );
+}
+
+/**
+ * Where Claude Code's first turn of this process stands, for the bench to set beside the
+ * SDK's own (bench/cold-path.ts): the turn's start, its first streamed event, its result.
+ */
+function markClaudeMilestone(message: SDKMessage): void {
+  if (message.type === "stream_event") markFirst("claude-first-event");
+  else if (message.type === "system" && message.subtype === "init") markFirst("claude-turn-init");
+  else if (message.type === "result") markFirst("claude-result");
 }
