@@ -41,6 +41,8 @@ export interface AgentDependencies {
   env: NodeJS.ProcessEnv;
   /** Prepares a Claude Code process for the next session/new (a prewarmed spare). */
   warmUp?: (template: ClaudeQueryOptions) => void;
+  /** The id of the next new session, where one was chosen ahead (default: a random one). */
+  newSessionId?: () => string | undefined;
 }
 
 /** Idle Claude processes are closed after this long unless CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS says otherwise. */
@@ -195,7 +197,7 @@ export class AgentCore {
   }
 
   newSession(params: OpenParams): Promise<Session> {
-    return this.open(params, randomUUID());
+    return this.open(params, this.deps.newSessionId?.() ?? randomUUID());
   }
 
   /**

@@ -8,8 +8,9 @@ import { claudeLoginInTerminal } from "./claude/auth-commands.js";
 import { endAllClaudeProcesses } from "./claude/child-process.js";
 import { resolveClaudeExecutable } from "./claude/executable.js";
 import { EarlyStarts } from "./claude/early-start.js";
+import type { LaunchStart } from "./claude/launch-start.js";
+import { earlyStartsEnabled, spareWanted, startsFile } from "./claude/start-plan.js";
 import { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
-import { agentCachePath } from "./util/whole-file.js";
 import { sdkTranscripts } from "./claude/transcripts.js";
 import { log } from "./logger.js";
 import { mark } from "./runtime/marks.js";
@@ -37,6 +38,13 @@ Environment:
   CLAUDE_AGENT_ACP_LOG     log level on stderr: error | warn | info | debug (default: info)
   CLAUDE_AGENT_ACP_PREWARM 1 keeps a prewarmed Claude Code process for the next
                            session/new (default: off; it holds one more process)
+  CLAUDE_AGENT_ACP_LAUNCH_START
+                           1 starts the last new session's Claude Code as the agent
+                           starts, for the first session/new; 0 does not (default: 1
+                           with 4 or more cores)
+  CLAUDE_AGENT_ACP_EARLY_START
+                           0: never start Claude Code ahead of the SDK (default: from
+                           how it was started last time)
   CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS
                            close an idle session's Claude Code process after this many
                            ms; the next prompt resumes it (default: 900000; 0: never)
@@ -55,7 +63,11 @@ Environment:
 /** How long Claude Code processes have to exit on their own when the agent exits. */
 const EXIT_WAIT_MS = 200;
 
-function main(argv: readonly string[]): void {
+/**
+ * The agent, given the command line and the Claude Code the bin started at its launch for
+ * the first new session (launch-start.ts), if it did.
+ */
+export function main(argv: readonly string[], launched?: LaunchStart): void {
   mark("agent-loaded");
   for (const arg of argv) {
     if (arg === "--help" || arg === "-h") {
@@ -87,17 +99,17 @@ function main(argv: readonly string[]): void {
   // session/new answers before Claude Code is ready, so a prewarmed spare only saves a
   // prompt sent at once the wait for its process, at the cost of one more process held:
   // off unless CLAUDE_AGENT_ACP_PREWARM=1.
-  const prewarm = process.env.CLAUDE_AGENT_ACP_PREWARM === "1";
+  const prewarm = spareWanted(process.env);
   const spares = new SparePool(prewarm);
   // Starting Claude Code while the SDK loads, from how it was started last time (off: 0).
-  const earlyStarts =
-    process.env.CLAUDE_AGENT_ACP_EARLY_START === "0"
-      ? undefined
-      : new EarlyStarts(agentCachePath(process.env, "starts.json"));
+  const earlyStarts = earlyStartsEnabled(process.env)
+    ? new EarlyStarts(startsFile(process.env), launched)
+    : undefined;
   const connector = agentConnector(
     {
       startQuery: sdkQueryStarter(spares, earlyStarts),
       ...(prewarm ? { warmUp: (template) => spares.warm(template) } : {}),
+      ...(launched ? { newSessionId: () => launched.nextSessionId() } : {}),
       transcripts: sdkTranscripts,
       resolveExecutable: () => resolveClaudeExecutable(process.env),
       // A snapshot: the Claude SDK writes to process.env later, and every session (and the
@@ -124,7 +136,10 @@ function main(argv: readonly string[]): void {
   const shutdown = (): void => close();
   // The client closed its end of our stdout: nothing more can be said to it.
   process.stdout.on("error", () => shutdown());
-  void connection.closed.then(() => spares.close());
+  void connection.closed.then(() => {
+    spares.close();
+    launched?.discard();
+  });
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
   void connection.closed.then(async () => {
@@ -153,5 +168,3 @@ async function login(account: LoginAccount): Promise<void> {
     process.exitCode = 1;
   }
 }
-
-main(process.argv.slice(2));

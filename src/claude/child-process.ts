@@ -3,7 +3,7 @@ import type { SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sd
 import { log } from "../logger.js";
 import { mark } from "../runtime/marks.js";
 import { deferred } from "../util/deferred.js";
-import { type PlannedSpawn, spawnDifference } from "./early-start.js";
+import { type PlannedSpawn, spawnDifference } from "./start-plan.js";
 
 /** After SIGTERM, a Claude Code process that has not exited within this long gets SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
@@ -28,7 +28,7 @@ function signal(child: ChildProcess, name: NodeJS.Signals): void {
  * SIGTERM once it runs again), and SIGKILLs it if it is still there after `graceMs`.
  * Resolves once it has exited.
  */
-function end(child: ChildProcess, graceMs: number): Promise<void> {
+export function end(child: ChildProcess, graceMs: number): Promise<void> {
   if (hasExited(child)) return Promise.resolve();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   signal(child, "SIGTERM");
@@ -78,18 +78,25 @@ export class ClaudeProcess {
   private decided = false;
   private readonly exit = deferred<void>();
 
-  /** Starts the process the SDK is expected to ask for, ahead of the SDK: its pid. */
-  startEarly(expected: PlannedSpawn): number | undefined {
-    if (this.decided) return undefined;
+  /**
+   * Starts the process the SDK is expected to ask for, ahead of the SDK, or takes `started`
+   * (started at the agent's launch with exactly `expected`) as that process: its pid.
+   */
+  startEarly(expected: PlannedSpawn, started?: ChildProcessWithoutNullStreams): number | undefined {
+    if (this.decided) {
+      if (started) void end(started, KILL_GRACE_MS);
+      return undefined;
+    }
     mark("claude-early-start");
-    const early = { child: launch(expected), spawn: expected, failed: false };
+    const child = started ? tracked(started) : spawnClaudeCode(expected);
+    const early = { child, spawn: expected, failed: unusable(child, false) };
     early.child.once("error", () => (early.failed = true));
     this.early = early;
     return early.child.pid;
   }
 
   readonly spawn = (options: SpawnOptions): SpawnedProcess => {
-    const child = this.takeEarly(options) ?? launch(options, options.signal);
+    const child = this.takeEarly(options) ?? spawnClaudeCode(options, options.signal);
     this.child = child;
     child.once("exit", () => this.exit.resolve());
     child.once("error", () => this.exit.resolve());
@@ -137,7 +144,10 @@ export class ClaudeProcess {
 }
 
 /** Spawns Claude Code, known to `live` until it exits, its stderr in the debug log. */
-function launch(options: PlannedSpawn, abort?: AbortSignal): ChildProcessWithoutNullStreams {
+export function spawnClaudeCode(
+  options: PlannedSpawn,
+  abort?: AbortSignal,
+): ChildProcessWithoutNullStreams {
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
     env: options.env,
@@ -146,12 +156,22 @@ function launch(options: PlannedSpawn, abort?: AbortSignal): ChildProcessWithout
     stdio: ["pipe", "pipe", "pipe"],
     windowsHide: true,
   });
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (data: string) => log.debug(`claude: ${data.trimEnd()}`));
+  return tracked(child);
+}
+
+/**
+ * Known to `live` until it exits. A process started at launch is tracked twice: by the
+ * copy of this module the bin loaded first, and by the bundle's, which ends it with the
+ * other processes when the agent exits.
+ */
+function tracked(child: ChildProcessWithoutNullStreams): ChildProcessWithoutNullStreams {
   watchExit();
+  if (hasExited(child)) return child;
   live.add(child);
   child.once("exit", () => live.delete(child));
   child.once("error", () => live.delete(child));
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (data: string) => log.debug(`claude: ${data.trimEnd()}`));
   return child;
 }
 

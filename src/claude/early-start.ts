@@ -6,57 +6,27 @@
 // exactly those (child-process.ts); otherwise it is ended and the SDK's own is started.
 // A guess costs at most one wasted start, never a process started differently.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import type { Options, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
-import { z } from "zod";
+import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
 import { writeWhole } from "../util/whole-file.js";
+import type { LaunchStart } from "./launch-start.js";
+import {
+  CWD,
+  definedEntries,
+  fillPlan,
+  generalize,
+  type LaunchPointer,
+  type PlannedSpawn,
+  readStarts,
+  sessionIds,
+  type StoredPlan,
+  startsText,
+} from "./start-plan.js";
 
-/** A spawn as the agent can repeat it: everything but the SDK's abort signal. */
-export type PlannedSpawn = Omit<SpawnOptions, "signal">;
+export { type PlannedSpawn, spawnDifference } from "./start-plan.js";
 
 /** Configurations remembered: the most recently used. */
 const MAX_PLANS = 8;
-
-/** What stands for the session's own values in a remembered spawn. */
-const SESSION = "\u0000session-id\u0000";
-const RESUME = "\u0000resume-id\u0000";
-const CWD = "\u0000cwd\u0000";
-/** Every placeholder holds one: what is left of one after filling in is a stale plan. */
-const PLACEHOLDER_MARK = "\u0000";
-
-/**
- * One configuration's spawn, with the session's values as placeholders. Only what the SDK
- * added to or removed from the environment it was given is kept: never the environment
- * itself, which holds the user's secrets.
- */
-const plan = z.object({
-  key: z.string(),
-  command: z.string(),
-  args: z.array(z.string()),
-  cwd: z.string().optional(),
-  envSet: z.record(z.string(), z.string()),
-  envUnset: z.array(z.string()),
-});
-type Plan = z.infer<typeof plan>;
-const plansFile = z.object({ version: z.literal(1), plans: z.array(plan) });
-
-/** The session's ids a remembered spawn leaves out, by their placeholders. */
-function sessionIds(options: Options): [string, string][] {
-  const ids: [string, string][] = [];
-  if (options.sessionId) ids.push([SESSION, options.sessionId]);
-  if (options.resume) ids.push([RESUME, options.resume]);
-  return ids;
-}
-
-/** Replaces each of the session's ids (UUIDs: long, unique) by its placeholder. */
-function generalize(text: string, ids: [string, string][]): string {
-  return ids.reduce((out, [placeholder, id]) => out.replaceAll(id, placeholder), text);
-}
-
-function specialize(text: string, ids: [string, string][]): string {
-  return ids.reduce((out, [placeholder, id]) => out.replaceAll(placeholder, id), text);
-}
 
 /**
  * Names a configuration: the SDK options but the environment and the session's values.
@@ -72,49 +42,36 @@ export function configurationKey(options: Options): string {
   return createHash("sha256").update(shape).digest("hex");
 }
 
-function definedEntries(env: SpawnOptions["env"]): Map<string, string> {
-  const entries = new Map<string, string>();
-  for (const [name, value] of Object.entries(env))
-    if (value !== undefined) entries.set(name, value);
-  return entries;
-}
-
-/** What makes two spawns start different processes (command, arguments, ...), if anything. */
-export function spawnDifference(a: PlannedSpawn, b: PlannedSpawn): string | undefined {
-  if (a.command !== b.command) return "command";
-  if (a.args.length !== b.args.length || a.args.some((arg, i) => arg !== b.args[i]))
-    return "arguments";
-  if (a.cwd !== b.cwd) return "directory";
-  const envA = definedEntries(a.env);
-  const envB = definedEntries(b.env);
-  if (envA.size !== envB.size || [...envA].some(([name, value]) => envB.get(name) !== value))
-    return "environment";
-  return undefined;
-}
-
 /** The spawns the SDK asked for, per configuration, kept in a file between runs. */
 export class EarlyStarts {
-  private plans: Plan[] | undefined;
+  private plans: StoredPlan[] | undefined;
+  private launch: LaunchPointer | undefined;
   private writing: Promise<void> = Promise.resolve();
   /** Each start's key, named once for its expectation and for what the SDK then asks. */
   private readonly keys = new WeakMap<Options, string>();
 
-  /** `file`: where the plans are kept (none: this run only). */
-  constructor(private readonly file?: string) {}
+  /**
+   * `file`: where the plans are kept (none: this run only). `launched`: the process the
+   * agent started at its launch for the first new session, if it did (launch-start.ts).
+   */
+  constructor(
+    private readonly file?: string,
+    private readonly launched?: LaunchStart,
+  ) {}
 
   /** The spawn the SDK should ask for with these options, if this configuration was seen. */
   expected(options: Options): PlannedSpawn | undefined {
     const key = this.keyOf(options);
     const found = this.load().find((p) => p.key === key);
-    if (!found) return undefined;
-    const ids = sessionIds(options);
-    const env: SpawnOptions["env"] = { ...options.env };
-    for (const name of found.envUnset) delete env[name];
-    for (const [name, value] of Object.entries(found.envSet)) env[name] = specialize(value, ids);
-    const args = found.args.map((arg) => specialize(arg, ids));
-    const filled = [...args, ...Object.values(env)];
-    if (filled.some((text) => text?.includes(PLACEHOLDER_MARK))) return undefined;
-    return { command: found.command, args, cwd: found.cwd === CWD ? options.cwd : found.cwd, env };
+    return found ? fillPlan(found, options) : undefined;
+  }
+
+  /**
+   * The process started at launch, if it is exactly the one `expected`; otherwise (or if
+   * there is none) it is ended. Only the first session to start can have it.
+   */
+  fromLaunch(expected: PlannedSpawn | undefined): ReturnType<LaunchStart["take"]> {
+    return this.launched?.take(expected);
   }
 
   /** What the SDK asked for with these options: the plan of the next start like it. */
@@ -126,7 +83,7 @@ export class EarlyStarts {
     for (const [name, value] of asked) {
       if (given.get(name) !== value) envSet[name] = generalize(value, ids);
     }
-    const next: Plan = {
+    const next: StoredPlan = {
       key: this.keyOf(options),
       command: spawned.command,
       args: spawned.args.map((arg) => generalize(arg, ids)),
@@ -139,7 +96,15 @@ export class EarlyStarts {
     const plans = this.load();
     const same = plans.find((p) => p.key === next.key);
     this.plans = [next, ...plans.filter((p) => p !== same)].slice(0, MAX_PLANS);
-    if (same && JSON.stringify(same) === JSON.stringify(next)) return;
+    // A new conversation is what the next launch starts ahead of session/new, in the same
+    // directory (a resumed one names a conversation that the next launch cannot guess).
+    const launch =
+      options.sessionId && !options.resume && options.cwd
+        ? { key: next.key, cwd: options.cwd }
+        : this.launch;
+    const launchSame = JSON.stringify(launch) === JSON.stringify(this.launch);
+    this.launch = launch;
+    if (same && JSON.stringify(same) === JSON.stringify(next) && launchSame) return;
     this.save();
   }
 
@@ -152,24 +117,20 @@ export class EarlyStarts {
     return key;
   }
 
-  private load(): Plan[] {
+  private load(): StoredPlan[] {
     if (this.plans) return this.plans;
-    this.plans = [];
-    if (!this.file) return this.plans;
-    try {
-      // Read once, synchronously: the expectation is needed before the SDK's load blocks.
-      const parsed = plansFile.safeParse(JSON.parse(readFileSync(this.file, "utf8")));
-      if (parsed.success) this.plans = parsed.data.plans;
-    } catch {
-      // None yet, or unreadable: the SDK starts each process.
-    }
+    // Read once, synchronously: the expectation is needed before the SDK's load blocks.
+    // None yet, or unreadable: the SDK starts each process.
+    const starts = this.file ? readStarts(this.file) : { plans: [] };
+    this.plans = starts.plans;
+    this.launch = starts.launch;
     return this.plans;
   }
 
   private save(): void {
     const file = this.file;
     if (!file) return;
-    const text = `${JSON.stringify({ version: 1, plans: this.plans })}\n`;
+    const text = startsText({ plans: this.plans ?? [], launch: this.launch });
     this.writing = this.writing.then(async () => {
       try {
         await writeWhole(file, text);

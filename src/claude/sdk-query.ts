@@ -11,14 +11,12 @@ import { deferred } from "../util/deferred.js";
 import { nextTurn } from "../util/next-turn.js";
 import { ClaudeProcess } from "./child-process.js";
 import type { EarlyStarts } from "./early-start.js";
+import { sdkEnvironment } from "./environment.js";
 import { authenticateMcpServer } from "./mcp-auth.js";
 import type { ClaudeQuery, ClaudeQueryOptions, OnSubagentStart } from "./query.js";
 import { mark } from "../runtime/marks.js";
 import { claudeSdk, claudeSdkLoaded } from "./sdk-loader.js";
 import type { SDKMessage, SDKUserMessage } from "./types.js";
-
-/** Identifies this adapter in Claude Code's User-Agent. */
-const CLIENT_APP = "claude-agent-acp";
 
 /**
  * The options a Claude Code process is started with and keeps for life (everything a
@@ -51,7 +49,7 @@ export function hostOptions(
     includePartialMessages: true,
     ...(options.forwardSubagentText ? { forwardSubagentText: true } : {}),
     pathToClaudeCodeExecutable: options.executable,
-    env: { ...options.env, CLAUDE_AGENT_SDK_CLIENT_APP: CLIENT_APP },
+    env: sdkEnvironment(options.env),
     stderr: (data) => log.debug(`claude: ${data.trimEnd()}`),
     // The agent spawns the process itself, to be able to end it when it hangs.
     ...(claudeProcess ? { spawnClaudeCodeProcess: claudeProcess.spawn } : {}),
@@ -207,7 +205,8 @@ export function startColdQuery(
   // Closed while the SDK loaded (a session closed, or reopened under its id): no process.
   const q = async (isClosed: () => boolean): Promise<Query | undefined> => {
     try {
-      if (!claudeSdkLoaded()) {
+      const sdkLoaded = claudeSdkLoaded();
+      if (!sdkLoaded) {
         // Two turns of the event loop first: session/new's answer is written (stdout's
         // batch is flushed by a setImmediate queued after the first), then the early
         // process is spawned (a spawn blocks a while). Only then the SDK's load, which on
@@ -215,9 +214,11 @@ export function startColdQuery(
         await nextTurn();
         await nextTurn();
         if (isClosed()) return undefined;
-        const expected = earlyStarts?.expected(sdkOpts);
-        if (expected) claudeProcess.startEarly(expected);
       }
+      const expected = earlyStarts?.expected(sdkOpts);
+      // The process started at launch has had a head start even if the SDK is loaded.
+      const launched = earlyStarts?.fromLaunch(expected);
+      if (expected && (launched || !sdkLoaded)) claudeProcess.startEarly(expected, launched);
       const sdk = await claudeSdk();
       if (isClosed()) {
         claudeProcess.discardEarly();

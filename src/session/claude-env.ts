@@ -1,5 +1,6 @@
 import { supportsFormElicitation } from "../acp/session-client.js";
 import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
+import { claudeEnvironment } from "../claude/environment.js";
 import type { ClaudeQueryOptions } from "../claude/query.js";
 import type { McpServerConfig } from "../claude/types.js";
 import type { SessionConfiguration } from "./configuration.js";
@@ -7,15 +8,6 @@ import { isPermissionMode, processMayBypass } from "./modes.js";
 
 /** The tool Claude uses to ask the user questions. */
 export const QUESTION_TOOL = "AskUserQuestion";
-
-/**
- * The environment of a Claude Code process: the agent's own, plus Claude Code's task
- * tools (off by default in SDK sessions), whose progress clients show as a plan. A
- * value the user set wins.
- */
-export function claudeEnvironment(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
-  return { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1", ...env };
-}
 
 /**
  * What a Claude Code process is started with for this agent and client, the same for

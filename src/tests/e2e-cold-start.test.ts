@@ -2,7 +2,8 @@
 // Code has started, a prompt sent at once is answered, the models Claude Code reports
 // follow as config_option_update (and the next session offers them at once), and a Claude
 // Code that fails to start is reported by a notice and by the first prompt; a configuration
-// started before has its Claude Code started while the SDK loads.
+// started before has its Claude Code started while the SDK loads, and the last new session's
+// Claude Code can be started at the agent's launch.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -127,5 +128,66 @@ describe("Claude Code started while the SDK loads", () => {
     expect(await e2e.prompt(sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
     expect(e2e.log()).toContain("is not used (the SDK asks for other arguments)");
     await expect.poll(async () => (await claudeProcesses(e2e)).length, { timeout: 5_000 }).toBe(1);
+  });
+});
+
+describe("Claude Code started at the agent's launch (CLAUDE_AGENT_ACP_LAUNCH_START=1)", () => {
+  const cache = () => mkdtempSync(join(tmpdir(), "acp-launch-cache-"));
+  const folder = () => mkdtempSync(join(tmpdir(), "acp-launch-project-"));
+  const hello = [{ content: [{ type: "text" as const, text: "Hello." }] }];
+  const launchEnv = (xdg: string) => ({ XDG_CACHE_HOME: xdg, CLAUDE_AGENT_ACP_LAUNCH_START: "1" });
+
+  /** A run whose new session in `project` was started and answered, its start saved. */
+  async function earlierRun(xdg: string, project: string): Promise<void> {
+    const first = await startE2E({ scenario: hello, env: launchEnv(xdg) });
+    const { sessionId } = await first.newSession({ cwd: project });
+    await first.prompt(sessionId, "Hi.");
+    const starts = join(xdg, "claude-agent-acp", "starts.json");
+    await expect
+      .poll(() => existsSync(starts) && readFileSync(starts, "utf8"), { timeout: 10_000 })
+      .toContain(`"launch"`);
+    await first.stop();
+  }
+
+  it("the next launch starts the last new session's Claude Code before any session, and the first session/new in that folder is answered by it", async () => {
+    const xdg = cache();
+    const project = folder();
+    await earlierRun(xdg, project);
+
+    const e2e = await startE2E({ scenario: hello, env: launchEnv(xdg) });
+    await expect.poll(async () => (await claudeProcesses(e2e)).length, { timeout: 5_000 }).toBe(1);
+    const [launched] = await claudeProcesses(e2e);
+    const { sessionId } = await e2e.newSession({ cwd: project });
+    expect(launched?.command).toContain(`--session-id=${sessionId}`);
+    expect(await e2e.prompt(sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
+    expect(e2e.log()).toContain("is handed to the SDK");
+    expect((await claudeProcesses(e2e)).map((p) => p.pid)).toEqual([launched?.pid]);
+  });
+
+  it("a first session/new in another folder ends it, and the session's own Claude Code answers", async () => {
+    const xdg = cache();
+    await earlierRun(xdg, folder());
+
+    const e2e = await startE2E({ scenario: hello, env: launchEnv(xdg) });
+    await expect.poll(async () => (await claudeProcesses(e2e)).length, { timeout: 5_000 }).toBe(1);
+    const { sessionId } = await e2e.newSession({ cwd: folder() });
+    expect(await e2e.prompt(sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
+    expect(e2e.log()).toContain(
+      "started at launch is not used (the session asks for other directory)",
+    );
+    await expect.poll(async () => (await claudeProcesses(e2e)).length, { timeout: 5_000 }).toBe(1);
+  });
+
+  it("with CLAUDE_AGENT_ACP_LAUNCH_START=0 nothing starts before session/new", async () => {
+    const xdg = cache();
+    await earlierRun(xdg, folder());
+
+    const e2e = await startE2E({
+      scenario: hello,
+      env: { ...launchEnv(xdg), CLAUDE_AGENT_ACP_LAUNCH_START: "0" },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await claudeProcesses(e2e)).toHaveLength(0);
+    expect(e2e.log()).not.toContain("claude-launch-start");
   });
 });

@@ -20,7 +20,7 @@ import {
 import { resolveClaudeExecutable } from "../../../claude/executable.js";
 import type { CanUseToolContext } from "../../../claude/types.js";
 import { startScriptedApi, type ScriptedApi, type TurnSpec } from "../../../scripted-api/index.js";
-import { claudeEnvironment } from "../../../session/claude-env.js";
+import { claudeEnvironment } from "../../../claude/environment.js";
 import { killSurvivors, MARKER_VARIABLE } from "../e2e/processes.js";
 
 /** Live variants run only when both are set; the scripted variants always run. */

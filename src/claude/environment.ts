@@ -1,0 +1,18 @@
+/**
+ * The environment of a Claude Code process: the agent's own, plus Claude Code's task
+ * tools (off by default in SDK sessions), whose progress clients show as a plan. A
+ * value the user set wins.
+ */
+export function claudeEnvironment(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1", ...env };
+}
+
+/** Identifies this adapter in Claude Code's User-Agent. */
+const CLIENT_APP = "claude-agent-acp";
+
+/** The environment the SDK is given for a Claude Code process: `env`, and who asks. */
+export function sdkEnvironment(
+  env: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  return { ...env, CLAUDE_AGENT_SDK_CLIENT_APP: CLIENT_APP };
+}

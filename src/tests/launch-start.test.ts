@@ -1,0 +1,173 @@
+// Starting the first session's Claude Code at the agent's launch: a new session's start is
+// remembered with its folder, the next launch starts it (with a session id of its own,
+// for the first session/new), and the first session to start takes it only if it asks for
+// exactly that spawn; otherwise, or if none does, it is ended.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import { describe, expect, it } from "vitest";
+import { EarlyStarts } from "../claude/early-start.js";
+import { claudeEnvironment, sdkEnvironment } from "../claude/environment.js";
+import { launchStartWanted, startAtLaunch } from "../claude/launch-start.js";
+import { type PlannedSpawn, SESSION, startsFile } from "../claude/start-plan.js";
+
+const FIRST = "11111111-1111-4111-8111-111111111111";
+const RESUMED = "33333333-3333-4333-8333-333333333333";
+
+/** A cache, a project folder, and the environment of an agent that uses them. */
+function machine(): { env: NodeJS.ProcessEnv; project: string } {
+  const root = mkdtempSync(join(tmpdir(), "acp-launch-start-"));
+  const project = join(root, "project");
+  mkdirSync(project);
+  return {
+    project,
+    env: { PATH: "/bin", XDG_CACHE_HOME: join(root, "cache"), CLAUDE_AGENT_ACP_LAUNCH_START: "1" },
+  };
+}
+
+/** The options the agent gives the SDK for a session in `cwd`. */
+function options(env: NodeJS.ProcessEnv, cwd: string, ids: Partial<Options>): Options {
+  return {
+    cwd,
+    permissionMode: "default",
+    env: sdkEnvironment(claudeEnvironment(env)),
+    canUseTool: () => Promise.resolve({ behavior: "deny", message: "no" }),
+    ...ids,
+  };
+}
+
+/** What the SDK spawns: a process that waits on its stdin, as Claude Code does. */
+function sdkSpawn(o: Options): PlannedSpawn {
+  const id = o.sessionId ?? o.resume ?? "";
+  return {
+    command: "/bin/sh",
+    args: ["-c", "cat >/dev/null", "claude", `--session-id=${id}`],
+    cwd: o.cwd,
+    env: { ...o.env, CLAUDE_CODE_ENTRYPOINT: "sdk-ts" },
+  };
+}
+
+/** A run that started a session with `ids` in `project`, its start saved. */
+async function earlierRun(env: NodeJS.ProcessEnv, project: string, ids: Partial<Options>) {
+  const starts = new EarlyStarts(startsFile(env));
+  const o = options(env, project, ids);
+  starts.remember(o, sdkSpawn(o));
+  await expect.poll(() => saved(env)).toContain(`"launch"`);
+}
+
+function saved(env: NodeJS.ProcessEnv): string {
+  try {
+    return readFileSync(startsFile(env), "utf8");
+  } catch {
+    return ""; // not written yet
+  }
+}
+
+function alive(pid: number | undefined): boolean {
+  try {
+    return pid !== undefined && process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+}
+
+const gone = (pid: number | undefined) =>
+  expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+
+describe("when the agent starts Claude Code at launch", () => {
+  it("only for ACP (no command-line arguments), with early starts on and no spare; CLAUDE_AGENT_ACP_LAUNCH_START=1 or 0 decides over the number of cores", () => {
+    const env = { CLAUDE_AGENT_ACP_LAUNCH_START: "1" };
+    expect(launchStartWanted([], env)).toBe(true);
+    expect(launchStartWanted(["--help"], env)).toBe(false);
+    expect(launchStartWanted([], { ...env, CLAUDE_AGENT_ACP_EARLY_START: "0" })).toBe(false);
+    expect(launchStartWanted([], { ...env, CLAUDE_AGENT_ACP_PREWARM: "1" })).toBe(false);
+    expect(launchStartWanted([], { CLAUDE_AGENT_ACP_LAUNCH_START: "0" })).toBe(false);
+  });
+
+  it("nothing is started before a new session was started once, nor when its folder is gone", async () => {
+    const { env, project } = machine();
+    expect(startAtLaunch([], env)).toBeUndefined();
+    await earlierRun(env, join(project, "removed"), { sessionId: FIRST });
+    expect(startAtLaunch([], env)).toBeUndefined();
+  });
+
+  it("a resumed session is not what the next launch starts: the last new one is", async () => {
+    const { env, project } = machine();
+    await earlierRun(env, project, { sessionId: FIRST });
+    const other = join(project, "..");
+    const starts = new EarlyStarts(startsFile(env));
+    const resumed = options(env, other, { resume: RESUMED });
+    starts.remember(resumed, sdkSpawn(resumed));
+    const plans = () => (JSON.parse(saved(env)) as { plans: unknown[] }).plans.length;
+    await expect.poll(plans).toBe(2);
+    expect((JSON.parse(saved(env)) as { launch: { cwd: string } }).launch.cwd).toBe(project);
+  });
+});
+
+describe("the Claude Code started at launch", () => {
+  it("runs the last new session's spawn in its folder, under a session id given once, to the first new session", async () => {
+    const { env, project } = machine();
+    await earlierRun(env, project, { sessionId: FIRST });
+    expect(saved(env)).not.toContain(FIRST);
+    expect(saved(env)).toContain(JSON.stringify(SESSION).slice(1, -1));
+
+    const launched = startAtLaunch([], env)!;
+    const id = launched.nextSessionId()!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(id).not.toBe(FIRST);
+    expect(launched.nextSessionId()).toBeUndefined();
+
+    const child = launched.take(sdkSpawn(options(env, project, { sessionId: id })))!;
+    expect(alive(child.pid)).toBe(true);
+    expect(child.spawnargs).toContain(`--session-id=${id}`);
+    // Taken once: a second session starts its own.
+    expect(launched.take(sdkSpawn(options(env, project, { sessionId: id })))).toBeUndefined();
+    child.kill();
+    await gone(child.pid);
+  });
+
+  it("is ended when the first session to start asks for another spawn (another folder), or for one not seen", async () => {
+    const { env, project } = machine();
+    await earlierRun(env, project, { sessionId: FIRST });
+
+    const unseen = startAtLaunch([], env)!;
+    expect(unseen.take(undefined)).toBeUndefined();
+
+    const elsewhere = startAtLaunch([], env)!;
+    const id = elsewhere.nextSessionId()!;
+    const otherFolder = sdkSpawn(options(env, join(project, ".."), { sessionId: id }));
+    expect(elsewhere.take(otherFolder)).toBeUndefined();
+    // Neither process is left: each was ended when it was let go.
+    await expect.poll(() => claudeLike(env).length, { timeout: 5_000 }).toBe(0);
+  });
+
+  it("is ended by discard (the agent is done) if no session took it", async () => {
+    const { env, project } = machine();
+    await earlierRun(env, project, { sessionId: FIRST });
+    const launched = startAtLaunch([], env)!;
+    expect(claudeLike(env)).toHaveLength(1);
+    launched.discard();
+    await expect.poll(() => claudeLike(env).length, { timeout: 5_000 }).toBe(0);
+  });
+});
+
+/** This test's processes started at launch: `/bin/sh -c ... claude` in the test's project. */
+function claudeLike(env: NodeJS.ProcessEnv): number[] {
+  const cache = env.XDG_CACHE_HOME!;
+  const root = join(cache, "..");
+  const found: number[] = [];
+  const pids = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+  for (const pid of pids) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cwd.startsWith(root) && cmdline.includes("claude\u0000--session-id=")) found.push(pid);
+    } catch {
+      // gone meanwhile, or not ours
+    }
+  }
+  return found;
+}
