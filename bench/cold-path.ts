@@ -13,7 +13,6 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { resolveClaudeExecutable } from "../src/claude/executable.js";
-import { launchStartWanted } from "../src/claude/launch-start.js";
 import { BenchAgent, sleep } from "./support/agent-process.js";
 import { groupKiller, track, untrack } from "./support/cleanup.js";
 import type { BenchContext } from "./support/context.js";
@@ -222,11 +221,9 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
   const agentEnv = { ...env, CLAUDE_AGENT_ACP_LOG: "debug" };
   const claude = resolveClaudeExecutable(env);
   const cwd = await sandbox.dir("cwd-cold");
-  // The agent starts Claude Code at its launch by default only with enough cores
-  // (src/claude/launch-start.ts): the other choice is measured too, at once.
-  const launchByDefault = launchStartWanted([], env);
-  const otherLaunch = launchByDefault ? "off" : "on";
-  const otherEnv = { ...agentEnv, CLAUDE_AGENT_ACP_LAUNCH_START: launchByDefault ? "0" : "1" };
+  // The agent starts Claude Code at its launch only when told (src/claude/launch-start.ts):
+  // measured too, at once.
+  const launchEnv = { ...agentEnv, CLAUDE_AGENT_ACP_LAUNCH_START: "1" };
 
   const agentRun = async (timing: Timing, runEnv = agentEnv): Promise<AgentSample> => {
     await removeFiles(cwd);
@@ -324,8 +321,8 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
 
   const bare: number[] = [];
   const agent: Record<Timing, AgentSample[]> = { "at once": [], "after a pause": [] };
-  /** The agent with the other launch-start choice, at once. */
-  const other: AgentSample[] = [];
+  /** The agent with the launch start, at once. */
+  const launched: AgentSample[] = [];
   /** The SDK in a fresh process, as the agent is: the baseline of the first turn. */
   const fresh: Record<Timing, SdkSample[]> = { "at once": [], "after a pause": [] };
   /** The SDK in the bench process, warm from the runs before. */
@@ -344,11 +341,11 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
         round[`sdk ${timing}`] = await sdkRun(timing);
       }
       await between();
-      const otherSample = await agentRun("at once", otherEnv);
+      const launchedSample = await agentRun("at once", launchEnv);
       await between();
       if (i < 0) continue;
       bare.push(b);
-      other.push(otherSample);
+      launched.push(launchedSample);
       for (const timing of ["at once", "after a pause"] as const) {
         agent[timing].push(round[`agent ${timing}`] as AgentSample);
         fresh[timing].push(round[`fresh ${timing}`] as SdkSample);
@@ -459,54 +456,57 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
     baseline: freshTotals,
     ratio: totals.p50 / freshTotals.p50,
   });
-  const otherInit = summarize(other.map((s) => s.initialize));
-  const otherTurn = summarize(other.map((s) => s.turn.ms));
-  const otherTotal = summarize(other.map((s) => s.total));
+  const launchedInit = summarize(launched.map((s) => s.initialize));
+  const launchedTurn = summarize(launched.map((s) => s.turn.ms));
+  const launchedTotal = summarize(launched.map((s) => s.total));
   const freshTurn = summarize(fresh["at once"].map((s) => s.turn.ms));
   rows.push(
     {
       figure: "Cold path",
-      metric: `launch start ${otherLaunch} (not this machine's default): spawn → initialize response (baseline: bare node)`,
+      metric:
+        "launch start on (CLAUDE_AGENT_ACP_LAUNCH_START=1): spawn → initialize response (baseline: bare node)",
       unit: "ms",
-      agent: otherInit,
+      agent: launchedInit,
       baseline: bareSummary,
-      ratio: otherInit.p50 / bareSummary.p50,
+      ratio: launchedInit.p50 / bareSummary.p50,
     },
     {
       figure: "Cold path",
-      metric: `launch start ${otherLaunch}: first turn sent as session/new answers → end (SDK in a fresh node process)`,
+      metric:
+        "launch start on: first turn sent as session/new answers → end (SDK in a fresh node process)",
       unit: "ms",
-      agent: otherTurn,
+      agent: launchedTurn,
       baseline: freshTurn,
-      ratio: otherTurn.p50 / freshTurn.p50,
+      ratio: launchedTurn.p50 / freshTurn.p50,
     },
     {
       figure: "Cold path",
-      metric: `launch start ${otherLaunch}: spawn → end of the first turn sent at once (SDK: fresh node process)`,
+      metric:
+        "launch start on: spawn → end of the first turn sent at once (SDK: fresh node process)",
       unit: "ms",
-      agent: otherTotal,
+      agent: launchedTotal,
       baseline: freshTotals,
-      ratio: otherTotal.p50 / freshTotals.p50,
+      ratio: launchedTotal.p50 / freshTotals.p50,
     },
   );
-  const otherMarks = MARKS.map((name) => {
-    const values = other.map((s) => s.marks[name]).filter((v) => v !== undefined);
+  const launchedMarks = MARKS.map((name) => {
+    const values = launched.map((s) => s.marks[name]).filter((v) => v !== undefined);
     return values.length ? `${name} ${median(values).toFixed(0)}` : undefined;
   })
     .filter(Boolean)
     .join(", ");
   notes.push(
-    `Cold path, launch start ${otherLaunch}, first turn at once: the agent's marks, ms after the prompt was sent: ${otherMarks}; Claude Code's result reached the agent at ${median(other.map((s) => s.marks["claude-result"] ?? NaN)).toFixed(0)}.`,
+    `Cold path, launch start on, first turn at once: the agent's marks, ms after the prompt was sent: ${launchedMarks}; Claude Code's result reached the agent at ${median(launched.map((s) => s.marks["claude-result"] ?? NaN)).toFixed(0)}.`,
   );
   const cpu = summarize(all.map((s) => s.cpuMs));
   notes.unshift(
-    `Cold path: ${samples} rounds after ${warmup} warm-up, round-robin (bare node; then at once and after a pause: agent, SDK in a fresh process, SDK in the bench process; then the agent at once with the launch start ${otherLaunch}), ${pauseMs} ms between runs; the agent starts the last new session's Claude Code at its launch ${launchByDefault ? "by default here" : "only when told here (fewer than 4 cores)"} (CLAUDE_AGENT_ACP_LAUNCH_START); each agent run is a new agent process (the model cache in the sandbox's HOME is filled by the first), each fresh SDK run a new node process (sdk-first-turn-host.mjs) loading the SDK then calling query(), each in-process SDK run a new query() in the bench process, whose SDK code has run before. Agent CPU from spawn to the end of the first turn: p50 ${cpu.p50.toFixed(0)} ms.`,
+    `Cold path: ${samples} rounds after ${warmup} warm-up, round-robin (bare node; then at once and after a pause: agent, SDK in a fresh process, SDK in the bench process; then the agent at once with the launch start on), ${pauseMs} ms between runs; each agent run is a new agent process (the model cache in the sandbox's HOME is filled by the first), each fresh SDK run a new node process (sdk-first-turn-host.mjs) loading the SDK then calling query(), each in-process SDK run a new query() in the bench process, whose SDK code has run before. Agent CPU from spawn to the end of the first turn: p50 ${cpu.p50.toFixed(0)} ms.`,
   );
   return {
     suite: "cold",
     rows,
     notes,
     durationMs: performance.now() - started,
-    detail: { bare, agent, fresh, sdk, other },
+    detail: { bare, agent, fresh, sdk, launched },
   };
 }

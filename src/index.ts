@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The bin. The heap is set up before anything else loads: loading the SDKs' modules alone
-// would already grow the young generation. Then, where the machine has the cores for it,
-// the first new session's Claude Code is started, so that it starts while the agent loads
-// (launch-start.ts). Hence a dynamic import of the agent.
+// would already grow the young generation. Then, if asked, the first new session's Claude
+// Code is started, so that it starts while the agent loads (launch-start.ts). Hence a
+// dynamic import of the agent.
 import "./runtime/heap-setup.js";
 import "./runtime/compile-cache.js";
 import { startAtLaunch } from "./claude/launch-start.js";

@@ -39,9 +39,9 @@ Environment:
   CLAUDE_AGENT_ACP_PREWARM 1 keeps a prewarmed Claude Code process for the next
                            session/new (default: off; it holds one more process)
   CLAUDE_AGENT_ACP_LAUNCH_START
-                           1 starts the last new session's Claude Code as the agent
-                           starts, for the first session/new; 0 does not (default: 1
-                           with 4 or more cores)
+                           1 starts the last new session's Claude Code, in its folder
+                           (its SessionStart hooks run), as the agent starts, for the
+                           first session/new (default: off)
   CLAUDE_AGENT_ACP_EARLY_START
                            0: never start Claude Code ahead of the SDK (default: from
                            how it was started last time)

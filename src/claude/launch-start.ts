@@ -7,14 +7,14 @@
 // other settings) ends that process; one no session takes is ended after a while, so
 // that no idle Claude Code is held for a thread that never comes.
 //
-// Claude Code's start keeps more than one core busy. On two cores it slows the agent's own
-// load: initialize answered ~90 ms later, for a first turn ~250 ms sooner (bench/README.md).
-// So it is done by default only where there are cores to spare; CLAUDE_AGENT_ACP_LAUNCH_START
-// says otherwise.
+// Off unless CLAUDE_AGENT_ACP_LAUNCH_START=1. Claude Code runs its SessionStart hooks as it
+// starts, before any input: started at launch, it runs those of the last folder before the
+// user opens a thread, and for nothing when the thread is elsewhere. On two cores its start
+// also slows the agent's own: initialize answered ~120 ms later, for a first turn ~290 ms
+// sooner (bench/README.md).
 import { randomUUID } from "node:crypto";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { log } from "../logger.js";
 import { mark } from "../runtime/marks.js";
 import { end as endProcess, KILL_GRACE_MS, spawnClaudeCode } from "./child-process.js";
@@ -32,19 +32,14 @@ import {
 /** A process started at launch that no session has taken by then is ended. */
 export const LAUNCH_START_WAIT_MS = 30_000;
 
-/** The cores from which Claude Code's start no longer slows the agent's by default. */
-const LAUNCH_START_CORES = 4;
-
 /**
- * Whether to start Claude Code at launch: CLAUDE_AGENT_ACP_LAUNCH_START=1 or 0 says so,
- * otherwise it is done with enough cores. Never when early starts are off or a spare is
- * kept (sessions then start from it), nor for a command (--help, --login).
+ * Whether to start Claude Code at launch: when CLAUDE_AGENT_ACP_LAUNCH_START=1, but never
+ * when early starts are off or a spare is kept (sessions then start from it), nor for a
+ * command (--help, --login).
  */
 export function launchStartWanted(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
   if (argv.length > 0 || !earlyStartsEnabled(env) || spareWanted(env)) return false;
-  const chosen = env.CLAUDE_AGENT_ACP_LAUNCH_START;
-  if (chosen === "1" || chosen === "0") return chosen === "1";
-  return availableParallelism() >= LAUNCH_START_CORES;
+  return env.CLAUDE_AGENT_ACP_LAUNCH_START === "1";
 }
 
 /** The Claude Code started at launch, for the first new session. */

@@ -178,14 +178,11 @@ describe("Claude Code started at the agent's launch (CLAUDE_AGENT_ACP_LAUNCH_STA
     await expect.poll(async () => (await claudeProcesses(e2e)).length, { timeout: 5_000 }).toBe(1);
   });
 
-  it("with CLAUDE_AGENT_ACP_LAUNCH_START=0 nothing starts before session/new", async () => {
+  it("without CLAUDE_AGENT_ACP_LAUNCH_START=1 nothing starts before session/new", async () => {
     const xdg = cache();
     await earlierRun(xdg, folder());
 
-    const e2e = await startE2E({
-      scenario: hello,
-      env: { ...launchEnv(xdg), CLAUDE_AGENT_ACP_LAUNCH_START: "0" },
-    });
+    const e2e = await startE2E({ scenario: hello, env: { XDG_CACHE_HOME: xdg } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await claudeProcesses(e2e)).toHaveLength(0);
     expect(e2e.log()).not.toContain("claude-launch-start");

@@ -76,13 +76,14 @@ const gone = (pid: number | undefined) =>
   expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
 
 describe("when the agent starts Claude Code at launch", () => {
-  it("only for ACP (no command-line arguments), with early starts on and no spare; CLAUDE_AGENT_ACP_LAUNCH_START=1 or 0 decides over the number of cores", () => {
+  it("only when CLAUDE_AGENT_ACP_LAUNCH_START=1, for ACP (no command-line arguments), with early starts on and no spare", () => {
     const env = { CLAUDE_AGENT_ACP_LAUNCH_START: "1" };
     expect(launchStartWanted([], env)).toBe(true);
+    expect(launchStartWanted([], {})).toBe(false);
+    expect(launchStartWanted([], { CLAUDE_AGENT_ACP_LAUNCH_START: "0" })).toBe(false);
     expect(launchStartWanted(["--help"], env)).toBe(false);
     expect(launchStartWanted([], { ...env, CLAUDE_AGENT_ACP_EARLY_START: "0" })).toBe(false);
     expect(launchStartWanted([], { ...env, CLAUDE_AGENT_ACP_PREWARM: "1" })).toBe(false);
-    expect(launchStartWanted([], { CLAUDE_AGENT_ACP_LAUNCH_START: "0" })).toBe(false);
   });
 
   it("nothing is started before a new session was started once, nor when its folder is gone", async () => {

@@ -248,8 +248,6 @@ export function agentEnv(
     CLAUDE_AGENT_ACP_LOG: "debug",
     // One Claude process per session is enough for most tests; the spare has its own tests.
     CLAUDE_AGENT_ACP_PREWARM: "0",
-    // Nor a Claude Code started at launch, whose default depends on the machine's cores.
-    CLAUDE_AGENT_ACP_LAUNCH_START: "0",
     [MARKER_VARIABLE]: marker,
     ...extra,
   };
