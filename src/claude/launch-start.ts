@@ -101,7 +101,7 @@ export function startAtLaunch(
     take: (expected) => {
       if (!child) return undefined;
       if (!expected) {
-        end("the session's configuration is another");
+        end("no start is remembered for the session's configuration");
         return undefined;
       }
       const differs = spawnDifference(spawn, expected);

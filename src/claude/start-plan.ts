@@ -1,7 +1,8 @@
 // How a remembered Claude Code start is written down and filled in again: the spawn the
 // SDK asked for, with the session's values as placeholders. Shared by the early start of a
 // session (early-start.ts) and the start at the agent's launch (launch-start.ts), which
-// runs before the agent's bundle loads: nothing here may import more than node's modules.
+// runs before the agent's bundle loads: nothing here may import what is slow to load (zod,
+// the SDKs).
 import { readFileSync } from "node:fs";
 import type { SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 import { agentCachePath } from "../util/whole-file.js";
