@@ -156,6 +156,16 @@ function agentMarks(log: string): Record<string, number> {
   return marks;
 }
 
+/** The median of each of MARKS over the samples that have it, as `name ms, ...`. */
+function marksText(samples: readonly AgentSample[]): string {
+  return MARKS.map((name) => {
+    const values = samples.map((s) => s.marks[name]).filter((v) => v !== undefined);
+    return values.length ? `${name} ${median(values).toFixed(0)}` : undefined;
+  })
+    .filter(Boolean)
+    .join(", ");
+}
+
 /** One first turn of the SDK in a fresh node process (sdk-first-turn-host.mjs). */
 function sdkFreshRun(
   cwd: string,
@@ -429,12 +439,7 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
       (name, i) =>
         `${name} ${median(agent[timing].map((s) => s.turn.phases[i]!)).toFixed(0)} / ${median(fresh[timing].map((s) => s.turn.phases[i]!)).toFixed(0)} / ${median(sdk[timing].map((s) => s.turn.phases[i]!)).toFixed(0)}`,
     ).join("; ");
-    const markText = MARKS.map((name) => {
-      const values = agent[timing].map((s) => s.marks[name]).filter((v) => v !== undefined);
-      return values.length ? `${name} ${median(values).toFixed(0)}` : undefined;
-    })
-      .filter(Boolean)
-      .join(", ");
+    const markText = marksText(agent[timing]);
     // The SDK's counterpart of the agent's claude-started mark: the same initialization.
     const sdkStarted = median(fresh[timing].map((s) => s.started ?? NaN));
     const milestoneText = CLAUDE_MILESTONES.map(
@@ -489,14 +494,8 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
       ratio: launchedTotal.p50 / freshTotals.p50,
     },
   );
-  const launchedMarks = MARKS.map((name) => {
-    const values = launched.map((s) => s.marks[name]).filter((v) => v !== undefined);
-    return values.length ? `${name} ${median(values).toFixed(0)}` : undefined;
-  })
-    .filter(Boolean)
-    .join(", ");
   notes.push(
-    `Cold path, launch start on, first turn at once: the agent's marks, ms after the prompt was sent: ${launchedMarks}; Claude Code's result reached the agent at ${median(launched.map((s) => s.marks["claude-result"] ?? NaN)).toFixed(0)}.`,
+    `Cold path, launch start on, first turn at once: the agent's marks, ms after the prompt was sent: ${marksText(launched)}; Claude Code's result reached the agent at ${median(launched.map((s) => s.marks["claude-result"] ?? NaN)).toFixed(0)}.`,
   );
   const cpu = summarize(all.map((s) => s.cpuMs));
   notes.unshift(
