@@ -60,7 +60,7 @@ function watchExit(): void {
 }
 
 /** A process that could not start, or has already ended, can no longer be handed over. */
-function unusable(child: ChildProcess, failed: boolean): boolean {
+export function unusable(child: ChildProcess, failed: boolean): boolean {
   return failed || child.pid === undefined || hasExited(child);
 }
 

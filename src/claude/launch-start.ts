@@ -17,7 +17,7 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { log } from "../logger.js";
 import { mark } from "../runtime/marks.js";
-import { end as endProcess, KILL_GRACE_MS, spawnClaudeCode } from "./child-process.js";
+import { end as endProcess, KILL_GRACE_MS, spawnClaudeCode, unusable } from "./child-process.js";
 import { claudeEnvironment, sdkEnvironment } from "./environment.js";
 import {
   earlyStartsEnabled,
@@ -105,7 +105,7 @@ export function startAtLaunch(
         return undefined;
       }
       const differs = spawnDifference(spawn, expected);
-      if (differs || failed || child.exitCode !== null || child.signalCode !== null) {
+      if (differs || unusable(child, failed)) {
         end(differs ? `the session asks for other ${differs}` : "it has ended");
         return undefined;
       }

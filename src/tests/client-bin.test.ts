@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { alive } from "./support/pids.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const CLIENT = join(REPO, "dist", "client", "index.js");
@@ -32,15 +33,6 @@ function client(args: readonly string[]): Run {
     kill: (signal) => child.kill(signal),
   };
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const dirs: string[] = [];
 afterEach(async () => {

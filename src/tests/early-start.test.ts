@@ -9,6 +9,7 @@ import type { Options, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { ClaudeProcess } from "../claude/child-process.js";
 import { EarlyStarts, type PlannedSpawn, spawnDifference } from "../claude/early-start.js";
+import { alive, gone } from "./support/pids.js";
 
 const FIRST = "11111111-1111-4111-8111-111111111111";
 const SECOND = "22222222-2222-4222-8222-222222222222";
@@ -126,17 +127,6 @@ function waiting(args: string[] = []): PlannedSpawn {
 function sdkAsks(spawn: PlannedSpawn, abort = new AbortController()): SpawnOptions {
   return { ...spawn, signal: abort.signal };
 }
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const gone = (pid: number) => expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
 
 describe("the process started early", () => {
   it("is handed to the SDK when the SDK asks for exactly it, and the SDK's abort still ends it", async () => {

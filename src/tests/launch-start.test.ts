@@ -2,7 +2,8 @@
 // remembered with its folder, the next launch starts it (with a session id of its own,
 // for the first session/new), and the first session to start takes it only if it asks for
 // exactly that spawn; otherwise, or if none does, it is ended.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
@@ -11,6 +12,8 @@ import { EarlyStarts } from "../claude/early-start.js";
 import { claudeEnvironment, sdkEnvironment } from "../claude/environment.js";
 import { launchStartWanted, startAtLaunch } from "../claude/launch-start.js";
 import { type PlannedSpawn, SESSION, startsFile } from "../claude/start-plan.js";
+import { MARKER_VARIABLE, processesWithMarker } from "./support/e2e/processes.js";
+import { alive, gone } from "./support/pids.js";
 
 const FIRST = "11111111-1111-4111-8111-111111111111";
 const RESUMED = "33333333-3333-4333-8333-333333333333";
@@ -22,7 +25,13 @@ function machine(): { env: NodeJS.ProcessEnv; project: string } {
   mkdirSync(project);
   return {
     project,
-    env: { PATH: "/bin", XDG_CACHE_HOME: join(root, "cache"), CLAUDE_AGENT_ACP_LAUNCH_START: "1" },
+    env: {
+      PATH: "/bin",
+      XDG_CACHE_HOME: join(root, "cache"),
+      CLAUDE_AGENT_ACP_LAUNCH_START: "1",
+      // Passed on to the processes started at launch, which are found by it.
+      [MARKER_VARIABLE]: randomUUID(),
+    },
   };
 }
 
@@ -63,17 +72,6 @@ function saved(env: NodeJS.ProcessEnv): string {
     return ""; // not written yet
   }
 }
-
-function alive(pid: number | undefined): boolean {
-  try {
-    return pid !== undefined && process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-}
-
-const gone = (pid: number | undefined) =>
-  expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
 
 describe("when the agent starts Claude Code at launch", () => {
   it("only when CLAUDE_AGENT_ACP_LAUNCH_START=1, for ACP (no command-line arguments), with early starts on and no spare", () => {
@@ -140,35 +138,21 @@ describe("the Claude Code started at launch", () => {
     const otherFolder = sdkSpawn(options(env, join(project, ".."), { sessionId: id }));
     expect(elsewhere.take(otherFolder)).toBeUndefined();
     // Neither process is left: each was ended when it was let go.
-    await expect.poll(() => claudeLike(env).length, { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => launchedCount(env), { timeout: 5_000 }).toBe(0);
   });
 
   it("is ended by discard (the agent is done) if no session took it", async () => {
     const { env, project } = machine();
     await earlierRun(env, project, { sessionId: FIRST });
     const launched = startAtLaunch([], env)!;
-    expect(claudeLike(env)).toHaveLength(1);
+    expect(await launchedCount(env)).toBe(1);
     launched.discard();
-    await expect.poll(() => claudeLike(env).length, { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => launchedCount(env), { timeout: 5_000 }).toBe(0);
   });
 });
 
-/** This test's processes started at launch: `/bin/sh -c ... claude` in the test's project. */
-function claudeLike(env: NodeJS.ProcessEnv): number[] {
-  const cache = env.XDG_CACHE_HOME!;
-  const root = join(cache, "..");
-  const found: number[] = [];
-  const pids = readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number);
-  for (const pid of pids) {
-    try {
-      const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (cwd.startsWith(root) && cmdline.includes("claude\u0000--session-id=")) found.push(pid);
-    } catch {
-      // gone meanwhile, or not ours
-    }
-  }
-  return found;
+/** This test's processes started at launch: they carry its marker and a session id. */
+async function launchedCount(env: NodeJS.ProcessEnv): Promise<number> {
+  const marked = await processesWithMarker(env[MARKER_VARIABLE]!);
+  return marked.filter((p) => p.command.includes("--session-id=")).length;
 }
