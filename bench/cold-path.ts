@@ -221,7 +221,8 @@ function sdkFreshRun(
 
 export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
   const started = performance.now();
-  const samples = ctx.quick ? 3 : 8;
+  // A first turn swings by a tenth with the machine's load: 12 rounds steady the medians.
+  const samples = ctx.quick ? 3 : 12;
   const warmup = 1;
   const pauseMs = 500;
   const sandbox = await createSandbox("cold");
@@ -343,10 +344,15 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
       const b = await bareNode();
       const round: Record<string, AgentSample | SdkSample> = {};
       for (const timing of ["at once", "after a pause"] as const) {
-        await between();
-        round[`agent ${timing}`] = await agentRun(timing);
-        await between();
-        round[`fresh ${timing}`] = await freshRun(timing);
+        // The agent and its baseline take turns going first: neither always follows the other.
+        const pair = [
+          async () => (round[`agent ${timing}`] = await agentRun(timing)),
+          async () => (round[`fresh ${timing}`] = await freshRun(timing)),
+        ];
+        for (const run of i % 2 === 0 ? pair : pair.reverse()) {
+          await between();
+          await run();
+        }
         await between();
         round[`sdk ${timing}`] = await sdkRun(timing);
       }
@@ -411,6 +417,7 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
     const b = summarize(fresh[timing].map((s) => s.turn.ms));
     const warm = summarize(sdk[timing].map((s) => s.turn.ms));
     const ratio = a.p50 / b.p50;
+    const pairRatios = agent[timing].map((run, i) => run.turn.ms / fresh[timing][i]!.turn.ms);
     const when =
       timing === "at once"
         ? "sent as session/new answers (SDK: as query() returns)"
@@ -447,7 +454,7 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
         `${m.name} ${median(agent[timing].map((s) => s.marks[m.agent] ?? NaN)).toFixed(0)} / ${median(fresh[timing].map((s) => s.milestones?.[m.sdk] ?? NaN)).toFixed(0)}`,
     ).join("; ");
     notes.push(
-      `Cold path, first turn ${timing}, median per phase (agent / SDK in a fresh process / SDK in the bench process, ms): ${phaseText}. The agent's marks, ms after the prompt was sent (negative: before): ${markText}; in the fresh SDK process, Claude Code's initialization answered at ${sdkStarted.toFixed(0)}. Claude Code's messages as they reached the agent / the fresh SDK process, ms after the prompt was sent: ${milestoneText}.`,
+      `Cold path, first turn ${timing}: ratio of medians ${ratio.toFixed(3)}, median of the rounds' ratios (agent / SDK in a fresh process, same round) ${median(pairRatios).toFixed(3)}. Median per phase (agent / SDK in a fresh process / SDK in the bench process, ms): ${phaseText}. The agent's marks, ms after the prompt was sent (negative: before): ${markText}; in the fresh SDK process, Claude Code's initialization answered at ${sdkStarted.toFixed(0)}. Claude Code's messages as they reached the agent / the fresh SDK process, ms after the prompt was sent: ${milestoneText}.`,
     );
   }
   const totals = summarize(agent["at once"].map((s) => s.total));
@@ -499,7 +506,7 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
   );
   const cpu = summarize(all.map((s) => s.cpuMs));
   notes.unshift(
-    `Cold path: ${samples} rounds after ${warmup} warm-up, round-robin (bare node; then at once and after a pause: agent, SDK in a fresh process, SDK in the bench process; then the agent at once with the launch start on), ${pauseMs} ms between runs; each agent run is a new agent process (the model cache in the sandbox's HOME is filled by the first), each fresh SDK run a new node process (sdk-first-turn-host.mjs) loading the SDK then calling query(), each in-process SDK run a new query() in the bench process, whose SDK code has run before. Agent CPU from spawn to the end of the first turn: p50 ${cpu.p50.toFixed(0)} ms.`,
+    `Cold path: ${samples} rounds after ${warmup} warm-up, round-robin (bare node; then at once and after a pause: agent and SDK in a fresh process, in turns first, then SDK in the bench process; then the agent at once with the launch start on), ${pauseMs} ms between runs; each agent run is a new agent process (the model cache in the sandbox's HOME is filled by the first), each fresh SDK run a new node process (sdk-first-turn-host.mjs) loading the SDK then calling query(), each in-process SDK run a new query() in the bench process, whose SDK code has run before. Agent CPU from spawn to the end of the first turn: p50 ${cpu.p50.toFixed(0)} ms.`,
   );
   return {
     suite: "cold",
