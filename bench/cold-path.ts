@@ -24,7 +24,7 @@ import { TURN_COMMANDS, TURN_PROMPT } from "./support/scenarios.js";
 import { allowAll, BaselineQuery, baselineOptions, isTextDelta } from "./support/sdk-baseline.js";
 import { REPO_ROOT } from "./support/paths.js";
 import { createInterface } from "node:readline";
-import { median, summarize } from "./support/stats.js";
+import { median, pairRatios, summarize } from "./support/stats.js";
 
 const INIT_TARGET = 2.5;
 const NEW_TARGET_MS = 150;
@@ -417,7 +417,10 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
     const b = summarize(fresh[timing].map((s) => s.turn.ms));
     const warm = summarize(sdk[timing].map((s) => s.turn.ms));
     const ratio = a.p50 / b.p50;
-    const pairRatios = agent[timing].map((run, i) => run.turn.ms / fresh[timing][i]!.turn.ms);
+    const ratios = pairRatios(
+      agent[timing].map((s) => s.turn.ms),
+      fresh[timing].map((s) => s.turn.ms),
+    );
     const when =
       timing === "at once"
         ? "sent as session/new answers (SDK: as query() returns)"
@@ -454,7 +457,7 @@ export async function runColdPath(ctx: BenchContext): Promise<SuiteResult> {
         `${m.name} ${median(agent[timing].map((s) => s.marks[m.agent] ?? NaN)).toFixed(0)} / ${median(fresh[timing].map((s) => s.milestones?.[m.sdk] ?? NaN)).toFixed(0)}`,
     ).join("; ");
     notes.push(
-      `Cold path, first turn ${timing}: ratio of medians ${ratio.toFixed(3)}, median of the rounds' ratios (agent / SDK in a fresh process, same round) ${median(pairRatios).toFixed(3)}. Median per phase (agent / SDK in a fresh process / SDK in the bench process, ms): ${phaseText}. The agent's marks, ms after the prompt was sent (negative: before): ${markText}; in the fresh SDK process, Claude Code's initialization answered at ${sdkStarted.toFixed(0)}. Claude Code's messages as they reached the agent / the fresh SDK process, ms after the prompt was sent: ${milestoneText}.`,
+      `Cold path, first turn ${timing}: ratio of medians ${ratio.toFixed(3)}, median of the rounds' ratios (agent / SDK in a fresh process, same round) ${median(ratios).toFixed(3)}. Median per phase (agent / SDK in a fresh process / SDK in the bench process, ms): ${phaseText}. The agent's marks, ms after the prompt was sent (negative: before): ${markText}; in the fresh SDK process, Claude Code's initialization answered at ${sdkStarted.toFixed(0)}. Claude Code's messages as they reached the agent / the fresh SDK process, ms after the prompt was sent: ${milestoneText}.`,
     );
   }
   const totals = summarize(agent["at once"].map((s) => s.total));

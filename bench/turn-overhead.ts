@@ -14,7 +14,7 @@ import { isTextDelta } from "./support/sdk-baseline.js";
 import { sideBySide } from "./support/side-by-side.js";
 import type { SuiteResult } from "./support/report.js";
 import { TURN_PROMPT } from "./support/scenarios.js";
-import { median, summarize } from "./support/stats.js";
+import { median, pairRatios, summarize } from "./support/stats.js";
 
 const PERMISSIONS_PER_TURN = 3;
 const PHASES = [
@@ -155,7 +155,7 @@ export async function runTurnOverhead(ctx: BenchContext): Promise<SuiteResult> {
     }
     const agentMs = agentSamples.map((s) => s.ms);
     const sdkMs = sdkSamples.map((s) => s.ms);
-    const pairRatios = agentMs.map((a, i) => a / sdkMs[i]!);
+    const ratios = pairRatios(agentMs, sdkMs);
     const agentSummary = summarize(agentMs);
     const sdkSummary = summarize(sdkMs);
     const ratio = agentSummary.p50 / sdkSummary.p50;
@@ -190,14 +190,14 @@ export async function runTurnOverhead(ctx: BenchContext): Promise<SuiteResult> {
         },
       ],
       notes: [
-        `Turn overhead: ${pairs} interleaved pairs after ${warmup} warm-up turns each, one long-lived agent session and one long-lived SDK query; ratio of medians (median of per-pair ratios: ${median(pairRatios).toFixed(3)}).`,
+        `Turn overhead: ${pairs} interleaved pairs after ${warmup} warm-up turns each, one long-lived agent session and one long-lived SDK query; ratio of medians (median of per-pair ratios: ${median(ratios).toFixed(3)}).`,
         `Turn overhead: an agent turn sends ${describeUpdates(agentSamples.at(-1)?.updates)} and 3 permission requests.`,
         `Turn overhead, median per phase (agent / SDK, ms): ${phaseTable
           .map((p) => `${p.phase} ${p.agentMs.toFixed(0)} / ${p.sdkMs.toFixed(0)}`)
           .join("; ")}.`,
       ],
       durationMs: performance.now() - started,
-      detail: { agentSamples, sdkSamples, pairRatios, phases: phaseTable },
+      detail: { agentSamples, sdkSamples, pairRatios: ratios, phases: phaseTable },
     };
   });
 }

@@ -40,3 +40,8 @@ export function median(samples: readonly number[]): number {
     50,
   );
 }
+
+/** Each sample over the baseline measured beside it (same pair, run or round). */
+export function pairRatios(samples: readonly number[], baselines: readonly number[]): number[] {
+  return samples.map((x, i) => x / baselines[i]!);
+}
