@@ -178,6 +178,18 @@ describe("Claude Code started at the agent's launch (CLAUDE_AGENT_ACP_LAUNCH_STA
     await expect.poll(async () => (await claudeProcesses(e2e)).length, { timeout: 5_000 }).toBe(1);
   });
 
+  it("a client that goes away before any session/new ends it: the agent exits and no Claude Code is left", async () => {
+    const xdg = cache();
+    await earlierRun(xdg, folder());
+
+    const e2e = await startE2E({ scenario: hello, env: launchEnv(xdg) });
+    await expect.poll(async () => (await claudeProcesses(e2e)).length, { timeout: 5_000 }).toBe(1);
+    e2e.closeStdin();
+    expect(await e2e.agent.exited).toEqual({ code: 0, signal: null });
+    expect(await e2e.survivors(3_000)).toEqual([]);
+    expect(e2e.log()).toContain("started at launch is not used (the agent is done)");
+  });
+
   it("without CLAUDE_AGENT_ACP_LAUNCH_START=1 nothing starts before session/new", async () => {
     const xdg = cache();
     await earlierRun(xdg, folder());

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EarlyStarts } from "../claude/early-start.js";
 import { claudeEnvironment, sdkEnvironment } from "../claude/environment.js";
-import { launchStartWanted, startAtLaunch } from "../claude/launch-start.js";
+import { LAUNCH_START_WAIT_MS, launchStartWanted, startAtLaunch } from "../claude/launch-start.js";
 import { type PlannedSpawn, SESSION, startsFile } from "../claude/start-plan.js";
 import { MARKER_VARIABLE, processesWithMarker } from "./support/e2e/processes.js";
 import { alive, gone } from "./support/pids.js";
@@ -138,6 +138,25 @@ describe("the Claude Code started at launch", () => {
     const otherFolder = sdkSpawn(options(env, join(project, ".."), { sessionId: id }));
     expect(elsewhere.take(otherFolder)).toBeUndefined();
     // Neither process is left: each was ended when it was let go.
+    await expect.poll(() => launchedCount(env), { timeout: 5_000 }).toBe(0);
+  });
+
+  it(`is ended when no session has taken it ${LAUNCH_START_WAIT_MS / 1000} s after the launch`, async () => {
+    const { env, project } = machine();
+    await earlierRun(env, project, { sessionId: FIRST });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const launched = startAtLaunch([], env)!;
+      const id = launched.nextSessionId()!;
+      expect(await launchedCount(env)).toBe(1);
+      vi.advanceTimersByTime(LAUNCH_START_WAIT_MS - 1);
+      expect(await launchedCount(env)).toBe(1);
+      vi.advanceTimersByTime(1);
+      // Let go: a session that comes later, even with its spawn, starts its own.
+      expect(launched.take(sdkSpawn(options(env, project, { sessionId: id })))).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
     await expect.poll(() => launchedCount(env), { timeout: 5_000 }).toBe(0);
   });
 
