@@ -10,8 +10,8 @@
 // Off unless CLAUDE_AGENT_ACP_LAUNCH_START=1. Claude Code runs its SessionStart hooks as it
 // starts, before any input: started at launch, it runs those of the last folder before the
 // user opens a thread, and for nothing when the thread is elsewhere. On two cores its start
-// also slows the agent's own: initialize answered 75-120 ms later, for a first turn 210-290 ms
-// sooner (README.md, Performance).
+// also slows the agent's own: a later initialize, for a sooner first turn (README.md,
+// Performance, has the figures).
 import { randomUUID } from "node:crypto";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
