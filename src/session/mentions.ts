@@ -1,19 +1,34 @@
 /**
- * Claude Code's @-mentions, as the bundled build acts on them (checked end to end in
- * e2e-embedded-context.test.ts): in the user message's last block, when it is text, an `@`
- * at the start or after any whitespace (`\s`) starts a mention: `@path`, `@~/path`,
- * `@"quoted path"`, `@path#L1-3`. Claude Code reads the named file without asking and sends
- * it to the model. The quoted form has no escape for `"`, and a whitespace-`@` inside the
- * quotes starts a second mention.
+ * Claude Code's @-mentions, as the bundled build acts on them: in the user message's last
+ * block, when it is text, an `@` at the start, after whitespace (`\s`) or after one of
+ * MENTION_PUNCTUATION starts a mention: `@path`, `@~/path`, `@"quoted path"`,
+ * `@path#L1-3`, `@server:resource`, `@agent-name`. Claude Code reads the named file without
+ * asking and sends it to the model. The quoted form has no escape for `"`, and an `@` that
+ * starts a mention inside the quotes starts a second one.
  */
 
+/**
+ * The characters besides whitespace after which Claude Code starts a mention: the CJK full
+ * stop and comma and the fullwidth question and exclamation marks, from its own scanner.
+ * mention-starters.test.ts reads them from the installed CLI and fails when they differ;
+ * e2e-mention-starters.test.ts finds them by what the real binary reads.
+ */
+export const MENTION_PUNCTUATION = "\u3002\u3001\uFF1F\uFF01";
+
+/** A character after which an `@` starts a mention. */
+const STARTER = `[\\s${MENTION_PUNCTUATION}]`;
 /** An `@` where Claude Code would start a mention. */
-const MENTION_START = /(^|\s)@/;
+const MENTION_START = new RegExp(`(^|${STARTER})@`);
 const MENTION_STARTS = new RegExp(MENTION_START.source, "g");
 
+/** Whether Claude Code starts a mention at an `@` right after `char` ("" at the start). */
+export function startsMention(char: string): boolean {
+  return char === "" || new RegExp(`^${STARTER}$`).test(char);
+}
+
 /**
- * WORD JOINER: invisible and not whitespace, so an `@` right after it starts no mention.
- * The model reads the text as before.
+ * WORD JOINER: invisible, neither whitespace nor a mention starter, so an `@` right after it
+ * starts no mention. The model reads the text as before.
  */
 const WORD_JOINER = "\u2060";
 

@@ -7,6 +7,7 @@ import type { SessionConfiguration } from "./configuration.js";
 import type { ToolCallTracker } from "./tool-calls.js";
 import type { Turn } from "./turn.js";
 import { resendSteers } from "./steering.js";
+import { inertMentions } from "./mentions.js";
 import { userMessage } from "./turn-queue.js";
 
 /** What plan approval needs from its session. */
@@ -81,7 +82,10 @@ export class PlanHandoffs {
     turn.apiError = undefined;
     await this.host.send(() => this.host.configuration().modeChanged(handoff.mode));
     const query = this.host.newConversation(handoff.mode);
-    query.send(userMessage([{ type: "text", text: implementPlanPrompt(handoff.plan) }], turn));
+    // The plan is Claude's text, not the user's: the mentions in it are made inert, so
+    // the new conversation reads no file unasked (its first prompt is the last block).
+    const text = implementPlanPrompt(inertMentions(handoff.plan));
+    query.send(userMessage([{ type: "text", text }], turn));
     resendSteers(turn, query);
     return true;
   }

@@ -1,8 +1,9 @@
 // End-to-end: modes, config options and plan mode against the real Claude Code. Each test
 // checks that Claude Code itself behaves in the mode the client sees, not only the labels.
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { toolResults, type TurnSpec } from "../scripted-api/index.js";
@@ -230,6 +231,36 @@ describe("ExitPlanMode, clearing the context", () => {
     expect(e2e.permissions.records).toHaveLength(1);
     const answered = promptAnswers(e2e)[0]!.seq;
     expect(e2e.transcript.updatesAfter(answered)).toEqual([]);
+  });
+  it("the handed-off plan mentions no file: a plan's @-mentions are not read in the fresh conversation", async () => {
+    const e2e = await startE2E({
+      permission: { answer: "select", optionId: "exit-plan-clear-auto" },
+    });
+    const outside = join(dirname(e2e.cwd), "outside");
+    await mkdir(outside, { recursive: true });
+    const secrets = { abs: join(outside, "abs"), home: join(e2e.home, "creds.txt") };
+    const markers = [`SECRET-abs-${randomUUID()}`, `SECRET-home-${randomUUID()}`];
+    await writeFile(secrets.abs, `${markers[0]}\n`);
+    await writeFile(secrets.home, `${markers[1]}\n`);
+    const plan = `# Plan\n\n1. Read @${secrets.abs}\n2. Then ok\u3002@~/creds.txt\n3. Create impl.txt.\n`;
+    e2e.api.setScenario(planThenImplement(e2e, plan));
+    const { sessionId } = await e2e.newSession();
+    await setMode(e2e, sessionId, "plan");
+
+    expect(await e2e.prompt(sessionId, "Plan it, then do it.")).toMatchObject({
+      stopReason: "end_turn",
+    });
+
+    const fresh = e2e.api.mainRequests()[2];
+    const said = messagesOf(fresh)
+      .filter((m) => m.role === "user")
+      .flatMap(userTexts)
+      .map((text) => text.replaceAll("\u2060", ""));
+    // The plan reads the same (an invisible word joiner before each mention's `@`).
+    expect(said).toContain(`Implement the following plan:\n\n${plan.trim()}`);
+    const sent = JSON.stringify(e2e.api.requests.map((r) => r.body));
+    expect(markers.filter((m) => sent.includes(m))).toEqual([]);
+    expect(sent).not.toContain("Called the Read tool");
   });
 });
 
