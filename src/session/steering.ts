@@ -3,11 +3,19 @@ import type { SessionClient } from "../acp/session-client.js";
 import { PROMPT_REQUIRED, type SteeringResponse } from "../acp/steering.js";
 import type { ClaudeQuery } from "../claude/query.js";
 import type { SDKResultMessage, UserContentBlock } from "../claude/types.js";
+import { InvalidParamsError } from "../errors.js";
 import { log } from "../logger.js";
 import { turnFailedNotice } from "./notices.js";
 import { promptToClaude } from "./prompt.js";
 import type { Turn } from "./turn.js";
 import { userMessage } from "./turn-queue.js";
+
+/**
+ * The most steers one turn holds unanswered. Claude Code's result names at most 64 user
+ * messages, the turn's own prompt among them (`user_message_uuids`): a turn waiting for more
+ * would wait for a name that never comes. Past this, a steer is refused with an error.
+ */
+export const MAX_PENDING_STEERS = 32;
 
 /** What steering needs from its session. */
 export interface SteeringHost {
@@ -46,6 +54,13 @@ export function steer(
     !turn.isFinished &&
     !turn.cancelRequested
   ) {
+    if (turn.steers.size >= MAX_PENDING_STEERS) {
+      throw new InvalidParamsError(
+        `This turn already holds ${MAX_PENDING_STEERS} steering messages Claude has not ` +
+          "answered yet: wait for its answer, or send the message as a prompt.",
+        { pendingSteers: turn.steers.size, maxPendingSteers: MAX_PENDING_STEERS },
+      );
+    }
     sendSteer(turn, query, content);
     return { outcome: "injected" };
   }
@@ -75,7 +90,10 @@ function sendSteer(turn: Turn, query: ClaudeQuery, content: UserContentBlock[]):
  * Whether `turn` goes on after `result`: a steer sent into it is still unanswered. Not after
  * a cancel or a failed turn (Claude Code may still answer the steer, as a turn of its own),
  * nor when the result names no message (older Claude Code: nothing to wait on). The steers
- * it names are answered either way, so a plan handoff resends only the others.
+ * it names are answered either way, so a plan handoff resends only the others. Claude Code
+ * names every message a turn consumed, up to 64: MAX_PENDING_STEERS keeps within that. (Its
+ * `queued_turn_count` cannot tell instead: it was 0 on a result after which Claude Code
+ * answered a steer in a turn of its own.)
  */
 export function awaitsSteer(turn: Turn, result: SDKResultMessage): boolean {
   const named =

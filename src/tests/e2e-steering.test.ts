@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
+import { MAX_PENDING_STEERS } from "../session/steering.js";
 import { lastUserText, toolResults, type RecordedRequest } from "../scripted-api/index.js";
 import { echo, STEER, waitingTurn } from "./support/e2e-turns/steering.js";
 import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
@@ -203,5 +204,38 @@ describe("_session/steering on the real Claude Code", { timeout: 90_000 }, () =>
     expect(lastUserText(e2e.api.mainRequests()[1]!)).toContain('<context ref="file:///notes.md">');
     expect(leaks()).toEqual({ leaked: [], reads: 0 });
     expect(e2e.permissions.records).toEqual([]);
+  });
+  it("a flood of steers into one turn: past the limit each is refused with a clear error, and the prompt is answered after the accepted ones", async () => {
+    const e2e = await startE2E({
+      scenario: [waitingTurn(), echo, echo, echo],
+      permission: { answer: "select", optionId: "allow-once" },
+    });
+    const { sessionId } = await e2e.newSession();
+
+    const answer = e2e.prompt(sessionId, "Wait a bit.");
+    await e2e.updates.waitFor(sessionId, "tool_call", () => true);
+    const sent = 80;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: sent }, (_, i) => steer(e2e, sessionId, `Steer number ${i}.`)),
+    );
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+
+    const injected = outcomes.filter(
+      (o) => o.status === "fulfilled" && o.value.outcome === "injected",
+    );
+    const refused = outcomes.flatMap((o): unknown[] => (o.status === "rejected" ? [o.reason] : []));
+    expect(injected).toHaveLength(MAX_PENDING_STEERS);
+    expect(refused).toHaveLength(sent - MAX_PENDING_STEERS);
+    for (const error of refused) {
+      expect(error).toMatchObject({ code: -32602 });
+      expect(String((error as { message?: unknown }).message)).toContain(
+        `${MAX_PENDING_STEERS} steering messages`,
+      );
+    }
+    // Every accepted steer reached the model, and none that was refused.
+    const told = JSON.stringify(e2e.api.mainRequests().map((r) => r.body));
+    for (let i = 0; i < sent; i++) {
+      expect(told.includes(`Steer number ${i}.`), `steer ${i}`).toBe(i < MAX_PENDING_STEERS);
+    }
   });
 });

@@ -5,6 +5,7 @@ import { methods, type ContentBlock } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
 import { createAgent } from "../agent.js";
+import { MAX_PENDING_STEERS } from "../session/steering.js";
 import { client } from "@agentclientprotocol/sdk";
 import type { SDKUserMessage } from "../claude/types.js";
 import { ZED } from "./support/client-handshakes.js";
@@ -287,6 +288,27 @@ describe("_session/steering with a turn running", () => {
     expect(JSON.stringify(plan.message.content)).toContain("1. Do");
     expect(steerMessage.message.content).toEqual(text("keep it short"));
     fresh.emit(answering(plan, steerMessage));
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+  });
+
+  it(`a turn holds at most MAX_PENDING_STEERS (${MAX_PENDING_STEERS}) unanswered steers: the next is invalid params and reaches no one; once named, room is made`, async () => {
+    const { steer, start, query } = await steeringSession();
+    const { answer, message } = await start("do the work");
+    for (let i = 0; i < MAX_PENDING_STEERS; i++)
+      expect(await steer(text(`steer ${i}`))).toEqual({ outcome: "injected" });
+    await query.waitForSent(1 + MAX_PENDING_STEERS);
+
+    await expect(steer(text("one too many"))).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(`${MAX_PENDING_STEERS} steering messages`) as unknown,
+      data: { pendingSteers: MAX_PENDING_STEERS, maxPendingSteers: MAX_PENDING_STEERS },
+    });
+    expect(query.sent).toHaveLength(1 + MAX_PENDING_STEERS);
+
+    // Claude Code names the first steer: one more fits.
+    query.emit(result({ extra: { user_message_uuids: [message.uuid, query.sent[1]!.uuid] } }));
+    expect(await steer(text("now it fits"))).toEqual({ outcome: "injected" });
+    query.emit(answering(...query.sent.slice(2)));
     expect(await answer).toMatchObject({ stopReason: "end_turn" });
   });
 
