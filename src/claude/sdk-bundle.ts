@@ -31,6 +31,14 @@ export function sdkBundleName(version: string): string {
   return `claude-sdk-${version}.cjs`;
 }
 
+/** Where V8's code of one SDK version's bundle is kept, for this node and CPU. */
+export function sdkCodeCachePath(env: NodeJS.ProcessEnv, version: string): string {
+  return agentCachePath(
+    env,
+    join("code", `claude-sdk-${version}-node-${process.version}-${process.arch}.bin`),
+  );
+}
+
 /**
  * The SDK from its bundle, if the build made one for the installed version; otherwise
  * (or if it fails to load) undefined, and the caller imports the SDK's module.
@@ -39,10 +47,7 @@ export function loadSdkBundle(env: NodeJS.ProcessEnv = process.env): typeof Sdk 
   try {
     const { entry, version } = installedSdk();
     const file = join(PACKAGE_ROOT, "dist", sdkBundleName(version));
-    const cache = agentCachePath(
-      env,
-      join("code", `claude-sdk-${version}-node-${process.version}-${process.arch}.bin`),
-    );
+    const cache = sdkCodeCachePath(env, version);
     const { exports, cacheUsed } = runWithCodeCache(file, cache, {
       require: createRequire(entry),
       __filename: entry,

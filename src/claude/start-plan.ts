@@ -3,8 +3,8 @@
 // session (early-start.ts) and the start at the agent's launch (launch-start.ts), which
 // runs before the agent's bundle loads: nothing here may import what is slow to load (zod,
 // the SDKs).
-import { readFileSync } from "node:fs";
 import type { SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
+import { readCacheFileSync } from "../util/cache-file.js";
 import { agentCachePath } from "../util/whole-file.js";
 
 /** A spawn as the agent can repeat it: everything but the SDK's abort signal. */
@@ -83,10 +83,15 @@ function isLaunchPointer(value: unknown): value is LaunchPointer {
   return isRecord(value) && isString(value.key) && isString(value.cwd);
 }
 
-/** The remembered starts; none if the file is missing, unreadable or not of this version. */
+/**
+ * The remembered starts; none if the file is missing, not a small regular file (cache-file.ts),
+ * unreadable or not of this version.
+ */
 export function readStarts(file: string): Starts {
+  const bytes = readCacheFileSync(file);
+  if (!bytes) return { plans: [] };
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+    const parsed: unknown = JSON.parse(bytes.toString("utf8"));
     if (!isRecord(parsed) || parsed.version !== STARTS_VERSION || !Array.isArray(parsed.plans))
       return { plans: [] };
     return {

@@ -5,7 +5,11 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import vm from "node:vm";
 import { log } from "../logger.js";
+import { readCacheFileSync } from "../util/cache-file.js";
 import { writeWhole } from "../util/whole-file.js";
+
+/** V8's code of the Claude SDK's bundle takes 1.6 MB: a file far larger is not one it wrote. */
+export const CODE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Runs `file` as the body of a function of CommonJS's `module` and `exports` and of the
@@ -25,15 +29,13 @@ export function runWithCodeCache(
   const digest = createHash("sha256").update(bytes).digest();
   // A hashbang is not JavaScript inside a function; the line stays, for the line numbers.
   const source = bytes.toString("utf8").replace(/^#!.*/, "");
-  let cachedData: Buffer | undefined;
-  try {
-    const saved = readFileSync(cacheFile);
-    if (saved.subarray(0, digest.length).equals(digest)) {
-      cachedData = saved.subarray(digest.length);
-    }
-  } catch {
-    // None yet: compiled as usual, and the cache written below.
-  }
+  // None yet, or not a regular file within the limit (cache-file.ts): compiled as usual,
+  // and the cache written below.
+  const saved = readCacheFileSync(cacheFile, CODE_CACHE_MAX_BYTES);
+  const cachedData =
+    saved && saved.subarray(0, digest.length).equals(digest)
+      ? saved.subarray(digest.length)
+      : undefined;
   const module = { exports: {} };
   const names = Object.keys(scope);
   const script = new vm.Script(`(function (module, exports, ${names.join(", ")}) {${source}\n})`, {

@@ -1,9 +1,10 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import type { ModelInfo } from "../claude/types.js";
 import { log } from "../logger.js";
+import { readCacheFile } from "../util/cache-file.js";
 import { agentCachePath, writeWhole } from "../util/whole-file.js";
 
 /**
@@ -64,11 +65,13 @@ export class ModelCache {
   }
 
   private async read(): Promise<void> {
+    // None yet, not a small regular file (cache-file.ts), or not a list: the defaults.
+    const bytes = await readCacheFile(this.file);
     try {
-      const parsed = cacheFile.safeParse(JSON.parse(await readFile(this.file, "utf8")));
+      const parsed = cacheFile.safeParse(bytes && JSON.parse(bytes.toString("utf8")));
       this.entries = parsed.success ? parsed.data.entries : [];
     } catch {
-      this.entries = []; // none yet, or unreadable: the defaults
+      this.entries = [];
     }
   }
 
