@@ -22,6 +22,7 @@ import { setLogLevel } from "../logger.js";
 import { CODE_CACHE_MAX_BYTES, runWithCodeCache } from "../runtime/code-cache.js";
 import { ModelCache } from "../session/model-cache.js";
 import { CACHE_FILE_MAX_BYTES, readCacheFile, readCacheFileSync } from "../util/cache-file.js";
+import { writeWhole } from "../util/whole-file.js";
 
 /** A hostile writer or reader that comes too late: a read that waits for it fails the test. */
 const LATE_MS = 2_000;
@@ -61,6 +62,17 @@ function fifoWrittenLate(path: string, text = "{}"): string {
   fifo(path);
   helpers.push(
     spawn("sh", ["-c", `sleep ${LATE_MS / 1000}; printf '%s' "$1" > "$2"`, "sh", text, path], {
+      stdio: "ignore",
+    }),
+  );
+  return path;
+}
+
+/** A FIFO that a reader opens LATE_MS from now: a blocking write waits for it. */
+function fifoReadLate(path: string): string {
+  fifo(path);
+  helpers.push(
+    spawn("sh", ["-c", `sleep ${LATE_MS / 1000}; cat "$1" > /dev/null`, "sh", path], {
       stdio: "ignore",
     }),
   );
@@ -259,5 +271,46 @@ describe("the compiled code of a script (the V8 code cache)", () => {
     symlinkSync("/dev/zero", zero);
     expect(one(runWithCodeCache(file, zero, {}).exports)).toBe(1);
     expect(warnings(zero).join("")).toContain("a symbolic link");
+  });
+});
+
+describe("a cache file written whole", () => {
+  it("replaces a symbolic link in its place, never writing through it", async () => {
+    const d = dir();
+    const target = join(d, "elsewhere.json");
+    writeFileSync(target, "the user's file");
+    const file = join(d, "models.json");
+    symlinkSync(target, file);
+    await writeWhole(file, "{}");
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(readFileSync(file, "utf8")).toBe("{}");
+    expect(readFileSync(target, "utf8")).toBe("the user's file");
+  });
+
+  it("replaces a FIFO in its place without waiting for a reader", async () => {
+    const d = dir();
+    const file = fifoReadLate(join(d, "models.json"));
+    const write = await timedAsync(() => writeWhole(file, "{}"));
+    expect(write.ms).toBeLessThan(PROMPT_MS);
+    expect(lstatSync(file).isFile()).toBe(true);
+  });
+
+  it("goes through a temp file made afresh: a link or a FIFO left at the temp file's name is neither written through nor waited on", async () => {
+    const d = dir();
+    const target = join(d, "elsewhere.json");
+    writeFileSync(target, "the user's file");
+    const linked = join(d, "starts.json");
+    symlinkSync(target, `${linked}.${process.pid}.tmp`);
+    await writeWhole(linked, "{}");
+    expect(readFileSync(target, "utf8")).toBe("the user's file");
+    expect(lstatSync(linked).isFile()).toBe(true);
+    expect(readFileSync(linked, "utf8")).toBe("{}");
+
+    const fifoed = join(d, "models.json");
+    fifoReadLate(`${fifoed}.${process.pid}.tmp`);
+    const write = await timedAsync(() => writeWhole(fifoed, "{}"));
+    expect(write.ms).toBeLessThan(PROMPT_MS);
+    expect(lstatSync(fifoed).isFile()).toBe(true);
+    expect(readFileSync(fifoed, "utf8")).toBe("{}");
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -10,11 +10,15 @@ export function agentCachePath(env: NodeJS.ProcessEnv, name: string): string {
 
 /**
  * Replaces `file` with `text` whole: written to a temp file beside it, then renamed over
- * it, so that a reader never sees half a file.
+ * it, so that a reader never sees half a file. The rename replaces whatever is in the
+ * file's place (a link, a FIFO) without writing through it or waiting on it.
  */
 export async function writeWhole(file: string, text: string | Uint8Array): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, text);
+  // Made afresh: whatever was left at its name is removed, and "wx" creates the file or
+  // fails, never writing through a link or waiting for a FIFO's reader.
+  await rm(temp, { force: true });
+  await writeFile(temp, text, { flag: "wx" });
   await rename(temp, file);
 }
