@@ -1,5 +1,6 @@
 // Form elicitation (`elicitation/create`, mode "form"): the flat schema as a list of fields.
-import { oneLine } from "./style.js";
+// Keys and values go back to the agent exactly; where one is shown, it is made inert first.
+import { oneLine, sanitize } from "./style.js";
 import { isRecord } from "../util/records.js";
 
 export interface Choice {
@@ -41,7 +42,7 @@ function choicesOf(schema: Record<string, unknown>): Choice[] | undefined {
       return [
         {
           value: c.const,
-          title: text(c.title) ?? c.const,
+          title: text(c.title) ?? oneLine(c.const),
           ...(description ? { description } : {}),
         },
       ];
@@ -52,7 +53,7 @@ function choicesOf(schema: Record<string, unknown>): Choice[] | undefined {
     const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
     const choices = schema.enum
       .filter((v): v is string => typeof v === "string")
-      .map((value, i): Choice => ({ value, title: text(names[i]) ?? value }));
+      .map((value, i): Choice => ({ value, title: text(names[i]) ?? oneLine(value) }));
     return choices.length > 0 ? choices : undefined;
   }
   return undefined;
@@ -77,7 +78,7 @@ export function formFields(requestedSchema: unknown): { fields: FormField[]; unk
     const description = text(property.description);
     const base: FieldBase = {
       key,
-      title: text(property.title) ?? key,
+      title: text(property.title) ?? oneLine(key),
       ...(description ? { description } : {}),
       required: required.has(key),
     };
@@ -158,12 +159,12 @@ export function firstChoiceContent(fields: readonly FormField[]): Record<string,
   return content;
 }
 
-/** A value as a human reads it. */
+/** A value as a human reads it (a text may be the agent's default). */
 export function describeValue(field: FormField, value: FormValue): string {
   const titleOf = (v: string): string =>
     field.kind === "choice" || field.kind === "multi"
-      ? (field.choices.find((c) => c.value === v)?.title ?? v)
-      : v;
+      ? (field.choices.find((c) => c.value === v)?.title ?? sanitize(v))
+      : sanitize(v);
   if (Array.isArray(value)) return value.length ? value.map(titleOf).join(", ") : "(none)";
   if (typeof value === "string") return JSON.stringify(titleOf(value));
   return String(value);

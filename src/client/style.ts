@@ -43,11 +43,12 @@ export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv): boolean {
 }
 
 // C0 controls but tab and newline, DEL, and C1 controls: an agent's text must never move our
-// cursor, change colours or set a window title.
+// cursor, change colours or set a window title. Bidi overrides and isolates: nor may it
+// show its characters in an order other than the one they have (Trojan Source).
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
-/** Agent-provided text made inert: control characters dropped, tabs as two spaces. */
+/** Agent-provided text made inert: control and bidi characters dropped, tabs as two spaces. */
 export function sanitize(text: string): string {
   return text.replace(/\r\n?/g, "\n").replace(CONTROL, "").replace(/\t/g, "  ");
 }

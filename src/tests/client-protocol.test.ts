@@ -14,6 +14,7 @@ import type { Key } from "../client/keys.js";
 import type { AnswerPolicy } from "../client/policy.js";
 import { createStyle } from "../client/style.js";
 import { questionForm } from "../questions/form.js";
+import { unsafeStrings } from "./support/unsafe-text.js";
 
 const CWD = "/home/user/project";
 type Script = (client: AgentContext, sessionId: string) => Promise<void>;
@@ -158,6 +159,43 @@ describe("capabilities and forms", () => {
     expect(answer).toEqual({ action: "accept", content: { question_0: "A" } });
     expect(h.output()).toContain("Question: Which one?");
     expect(h.output()).toContain('✓ Pick = "A"');
+  });
+
+  it("renders an agent's form without its escape sequences, controls or bidi overrides, and answers with its exact values", async () => {
+    const hostile = "\u001b]52;c;eA==\u0007\u001b[2J\u009b31m\u202e\u2066";
+    let answer: unknown;
+    const h = start(
+      async (client, sessionId) => {
+        answer = await client.request(methods.client.elicitation.create, {
+          sessionId,
+          mode: "form",
+          message: `Pick${hostile}`,
+          requestedSchema: {
+            type: "object",
+            properties: {
+              [`plan${hostile}`]: { type: "string", enum: [`pro${hostile}`] },
+              size: {
+                type: "string",
+                title: `Size${hostile}`,
+                oneOf: [
+                  { const: `xl${hostile}`, title: "" },
+                  { const: "s", title: `S${hostile}` },
+                ],
+              },
+              note: { type: "string", description: `Say${hostile}`, default: `hi${hostile}` },
+            },
+          },
+        });
+      },
+      { answer: "allow-once" },
+    );
+    expect(await h.done).toBe(0);
+    expect(unsafeStrings(h.output())).toEqual([]);
+    expect(h.output()).toContain('✓ plan]52;c;eA==[2J31m = "pro]52;c;eA==[2J31m"');
+    expect(answer).toEqual({
+      action: "accept",
+      content: { [`plan${hostile}`]: `pro${hostile}`, size: `xl${hostile}`, note: `hi${hostile}` },
+    });
   });
 
   it("answers a form interactively: a choice, then the optional Other text", async () => {

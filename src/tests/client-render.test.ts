@@ -12,7 +12,7 @@ import {
   toolStatusLine,
   type RenderContext,
 } from "../client/render.js";
-import { createStyle, sanitize, visibleLength } from "../client/style.js";
+import { createStyle, oneLine, sanitize, visibleLength } from "../client/style.js";
 import { ToolCallStore } from "../client/tool-calls.js";
 import { finishedLength, markdownLines } from "../client/markdown.js";
 import { wrapLine } from "../client/wrap.js";
@@ -229,6 +229,14 @@ describe("tool calls, plans and safety", () => {
     expect(sanitize("a\x1b]0;title\x07b\x1b[2Jc\r\nd\te")).toBe("a]0;titleb[2Jc\nd  e");
     const call = new ToolCallStore().merge({ toolCallId: "x", title: "evil\x1b[31m title\x07" });
     expect(permissionLines({}, call, plain)[0]).toBe("╭─ Permission: evil[31m title");
+  });
+
+  it("strips bidi overrides and isolates from agent text, whichever agent sends it", () => {
+    const bidi = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069";
+    expect(sanitize(`txt.${bidi}exe`)).toBe("txt.exe");
+    expect(oneLine(`a${bidi} b`)).toBe("a b");
+    const call = new ToolCallStore().merge({ toolCallId: "x", title: "rm \u202e-rf /" });
+    expect(permissionLines({}, call, plain)[0]).toBe("╭─ Permission: rm -rf /");
   });
 });
 
