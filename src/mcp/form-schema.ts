@@ -1,5 +1,6 @@
 import type { ElicitationPropertySchema, ElicitationSchema } from "@agentclientprotocol/sdk";
 import { z } from "zod";
+import { cleanMultiline, cleanSingleLine } from "../util/text.js";
 
 /**
  * The forms MCP servers may ask for (a flat object of primitive fields, the MCP
@@ -8,57 +9,75 @@ import { z } from "zod";
  * the client answers is checked against the form before the server sees it.
  */
 
-const text = z.string().optional().catch(undefined);
+/** A label (title, enum name): shown, so cleaned, on one line; nothing left is no label. */
+const label = z
+  .string()
+  .transform((t) => cleanSingleLine(t) || undefined)
+  .optional()
+  .catch(undefined);
+/** A description: shown, so cleaned, as the server's message is. */
+const prose = z
+  .string()
+  .transform((t) => cleanMultiline(t).trim() || undefined)
+  .optional()
+  .catch(undefined);
+/**
+ * What the client sends back (a field's name, a choice's value, a default): the server must
+ * get its own text, so it is never cleaned. One that cleaning would change, holding escape
+ * sequences, controls or bidi overrides, cannot be shown as it is: a choice or a name makes
+ * the form unusable (the server gets cancel), a default is left out (the field stays).
+ */
+const verbatim = z.string().refine((v) => cleanMultiline(v) === v);
 const count = z.number().int().nonnegative().optional().catch(undefined);
 const bound = z.number().optional().catch(undefined);
 const choice = z
-  .object({ const: z.string(), title: z.string().optional() })
+  .object({ const: verbatim, title: label })
   .transform((c) => ({ const: c.const, title: c.title ?? c.const }));
 
 const stringField = z.object({
   type: z.literal("string"),
-  title: text,
-  description: text,
+  title: label,
+  description: prose,
   minLength: count,
   maxLength: count,
   format: z.enum(["email", "uri", "date", "date-time"]).optional().catch(undefined),
-  default: z.string().optional().catch(undefined),
-  enum: z.array(z.string()).optional(),
-  enumNames: z.array(z.string()).optional().catch(undefined),
+  default: verbatim.optional().catch(undefined),
+  enum: z.array(verbatim).optional(),
+  enumNames: z.array(z.string().transform(cleanSingleLine)).optional().catch(undefined),
   oneOf: z.array(choice).optional(),
 });
 const numberField = z.object({
   type: z.enum(["number", "integer"]),
-  title: text,
-  description: text,
+  title: label,
+  description: prose,
   minimum: bound,
   maximum: bound,
   default: z.number().optional().catch(undefined),
 });
 const booleanField = z.object({
   type: z.literal("boolean"),
-  title: text,
-  description: text,
+  title: label,
+  description: prose,
   default: z.boolean().optional().catch(undefined),
 });
 const arrayField = z.object({
   type: z.literal("array"),
-  title: text,
-  description: text,
+  title: label,
+  description: prose,
   minItems: count,
   maxItems: count,
   items: z.union([
-    z.object({ type: z.literal("string").default("string"), enum: z.array(z.string()) }),
+    z.object({ type: z.literal("string").default("string"), enum: z.array(verbatim) }),
     z.object({ anyOf: z.array(choice) }),
   ]),
-  default: z.array(z.string()).optional().catch(undefined),
+  default: z.array(verbatim).optional().catch(undefined),
 });
 const field = z.discriminatedUnion("type", [stringField, numberField, booleanField, arrayField]);
 type Field = z.infer<typeof field>;
 
 const mcpForm = z.object({
   type: z.literal("object").optional(),
-  properties: z.record(z.string(), field),
+  properties: z.record(verbatim, field),
   required: z.array(z.string()).optional().catch(undefined),
 });
 
@@ -75,7 +94,7 @@ export function formSchema(requested: unknown): ElicitationSchema | undefined {
   for (const [name, f] of Object.entries(parsed.data.properties)) {
     properties[name] = defined(
       f.type === "string" && f.enum && f.enumNames?.length === f.enum.length
-        ? { ...f, oneOf: f.enum.map((v, i) => ({ const: v, title: f.enumNames?.[i] ?? v })) }
+        ? { ...f, oneOf: f.enum.map((v, i) => ({ const: v, title: f.enumNames?.[i] || v })) }
         : f,
     );
   }
