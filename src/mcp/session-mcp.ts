@@ -5,7 +5,7 @@ import type { McpServerStatus } from "../claude/types.js";
 import { log } from "../logger.js";
 import { describeServer, describeServers, MCP_USAGE, type McpCommand } from "./command.js";
 import { mcpServerNotice } from "../session/notices.js";
-import { answerElicitation } from "./elicitation.js";
+import { answerElicitation, elicitationId } from "./elicitation.js";
 import { signIn, type SignInOutcome } from "./sign-in.js";
 import { withLinkedSignal } from "../util/linked-signal.js";
 
@@ -58,10 +58,17 @@ export class SessionMcp {
     );
   };
 
-  /** The server confirmed a URL elicitation's page was completed. */
-  async elicitationComplete(elicitationId: string): Promise<void> {
+  /**
+   * The server confirmed a URL elicitation's page was completed. An id no request could
+   * have carried (see `elicitationId`) completes nothing, and is not passed on.
+   */
+  async elicitationComplete(id: string): Promise<void> {
+    if (!elicitationId.safeParse(id).success) {
+      log.warn("an MCP server completed an elicitation with an unusable id");
+      return;
+    }
     if (this.context.client.supportsUrlElicitation) {
-      await this.context.client.completeElicitation(elicitationId);
+      await this.context.client.completeElicitation(id);
     }
   }
 

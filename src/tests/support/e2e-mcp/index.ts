@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { McpServer } from "@agentclientprotocol/sdk";
 import type { E2E } from "../e2e/index.js";
 
-/** `node <this>`: a stdio MCP server whose tools `ask_name` and `open_link` elicit. */
+/** `node <this>`: a stdio MCP server whose tools elicit (`ask_name`, `open_link`, and a hostile server's). */
 export const ASKING_MCP_SERVER = fileURLToPath(
   new URL("../../fixtures/e2e-mcp/asking-mcp-server.mjs", import.meta.url),
 );
