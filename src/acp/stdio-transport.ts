@@ -2,15 +2,16 @@ import { RequestError, type AnyMessage, type Stream } from "@agentclientprotocol
 import { log } from "../logger.js";
 import { mergingChunks } from "./chunk-merge.js";
 import { LineFilter } from "./line-filter.js";
-import { oversizedResponse } from "./oversized.js";
+import { isResponseHead, oversizedId, oversizedResponse, unreadAnswer } from "./oversized.js";
 import type { ByteSink } from "./stdout.js";
 import { nextTurn } from "../util/next-turn.js";
 
 /**
  * ACP over newline-delimited JSON, as the ACP SDK's `ndJsonStream`, with three differences:
  *
- * - a line over `maxMessageBytes` is answered with an error and skipped (the SDK's stream
- *   fails on it, which ends the connection and every session with it);
+ * - a line over `maxMessageBytes` is skipped (the SDK's stream fails on it, which ends the
+ *   connection and every session with it): a request is answered with an error; a response
+ *   makes the request it answers fail (oversized.ts `unreadAnswer`), and nothing is written;
  * - each message is handed on in its own turn of the event loop, so the connection has
  *   started the handlers of the messages before it when the next one is read. The SDK
  *   dispatches messages concurrently, and a handler's start depends on its place in the
@@ -41,6 +42,18 @@ export function stdioStream(
       const lines = new LineFilter(maxMessageBytes);
       const handOn = async (line: ReturnType<LineFilter["flush"]>): Promise<void> => {
         if (!line) return;
+        if (line.kind === "oversized" && isResponseHead(line.head)) {
+          // An answer to one of our requests: the request fails, the client hears nothing.
+          const id = oversizedId(line) ?? null;
+          log.warn(
+            `skipped the client's answer to request ${JSON.stringify(id)}: ${line.byteLength} bytes ` +
+              `(limit ${maxMessageBytes})`,
+          );
+          if (id === null) return;
+          controller.enqueue(unreadAnswer(id, line, maxMessageBytes));
+          await nextTurn();
+          return;
+        }
         if (line.kind === "oversized") {
           log.warn(`skipped a message of ${line.byteLength} bytes (limit ${maxMessageBytes})`);
           await writeJson(oversizedResponse(line, maxMessageBytes));

@@ -1,3 +1,4 @@
+import { isUnreadAnswer } from "../acp/oversized.js";
 import type { SessionClient } from "../acp/session-client.js";
 import type { CanUseTool, CanUseToolContext, PermissionResult } from "../claude/types.js";
 import { log } from "../logger.js";
@@ -109,6 +110,11 @@ async function ask(
     response = await client.requestPermission(params, signal);
   } catch (error) {
     if (signal.aborted) return abortedResult();
+    // An answer over the message limit was not read: as good as a cancelled one.
+    if (isUnreadAnswer(error)) {
+      log.warn(`the answer to the permission request for ${toolUse.id} was over the limit`);
+      return abortedResult();
+    }
     log.warn(`permission request for ${toolUse.id} failed`, error);
     return deniedResult(CLIENT_FAILED);
   }

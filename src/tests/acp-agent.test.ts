@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, RequestError } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { unreadAnswer } from "../acp/oversized.js";
 import { CLIENT_FAILED, TOOL_USE_ABORTED, UNKNOWN_OPTION } from "../permissions/messages.js";
 import { CANCEL_GRACE_MS } from "../session/turn-queue.js";
 import {
@@ -479,6 +480,16 @@ describe("permissions", () => {
     });
     const decision = await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_f" });
     expect(decision).toMatchObject({ behavior: "deny", message: CLIENT_FAILED });
+  });
+
+  it("an answer over the message limit (not read) ends the ask as a cancelled answer: Tool use aborted", async () => {
+    const { query } = await asking(() => {
+      // What the transport hands the connection instead of the client's over-limit answer.
+      const { code, message, data } = unreadAnswer(0, { byteLength: 2_000 }, 1_000).error;
+      throw new RequestError(code, message, data);
+    });
+    const decision = await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_u" });
+    expect(decision).toEqual({ behavior: "deny", message: TOOL_USE_ABORTED });
   });
 
   it("bypass: a request that reaches the callback in bypassPermissions mode is shown, not auto-allowed", async () => {

@@ -1,7 +1,15 @@
-import type { AnyMessage } from "@agentclientprotocol/sdk";
+import { RequestError, type AnyMessage } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { KEPT_EDGE_BYTES, LineFilter, type FilteredLine } from "../acp/line-filter.js";
-import { idAtTheEnd, idAtTheStart, maxMessageBytes, oversizedResponse } from "../acp/oversized.js";
+import {
+  idAtTheEnd,
+  idAtTheStart,
+  isResponseHead,
+  isUnreadAnswer,
+  maxMessageBytes,
+  oversizedResponse,
+  unreadAnswer,
+} from "../acp/oversized.js";
 import { stdioStream } from "../acp/stdio-transport.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -61,6 +69,23 @@ describe("the id of an oversized request", () => {
     expect(idAtTheStart(head)).toBe(id);
   });
 
+  // Keys and values written with JSON escapes are read as JSON.parse reads them.
+  it.each([
+    '{"jsonrpc":"2.0","i\\u0064":42,"method":"session/prompt","params":{}}',
+    '{"\\u0069\\u0064":"abc-1","method":"x"}',
+    '{"\\u0069d" : null,"method":"x"}',
+    '{"id":"r\\u002d\\"7\\"","method":"x"}',
+    '{"method":"x","params":{"\\u0069\\u0064":9},"more":[]}',
+    '{"i\\\\d":5,"method":"x"}',
+    '{"id":1,"method":"x","id":2,"params":{}}',
+  ])("is read from the start of %s as JSON.parse reads it", (line) => {
+    expect(idAtTheStart(line)).toBe((JSON.parse(line) as { id?: unknown }).id);
+  });
+
+  it("is not read from a key JSON.parse would refuse", () => {
+    expect(idAtTheStart('{"\\x69d":5,"method":"x"')).toBeUndefined();
+  });
+
   it.each([
     ['"x"}]},"id":17}', 17],
     ['aa"}]},"id":"req-3"}\n', "req-3"],
@@ -69,6 +94,33 @@ describe("the id of an oversized request", () => {
     ['aaa\\",\\"id\\":5}"}', undefined],
   ])("is read from the end of %s", (tail, id) => {
     expect(idAtTheEnd(tail)).toBe(id);
+  });
+
+  it.each([
+    ['"x"}]},"i\\u0064":17}', 17],
+    ['"x"}]},"\\u0069\\u0064":"req\\u002d3"}', "req-3"],
+    ['"x"}]},"i\\\\d":17}', undefined],
+  ])("is read from the end of %s, escapes decoded", (tail, id) => {
+    expect(idAtTheEnd(tail)).toBe(id);
+  });
+
+  it("answers an oversized request whose id is written with escapes with that id, not null", () => {
+    const head =
+      '{"jsonrpc":"2.0","\\u0069\\u0064":"p-\\u0031","method":"session/prompt","params":{"a":"';
+    expect(oversizedResponse({ byteLength: 20, head, tail: 'aaa"}}' }, 10).id).toBe("p-1");
+    const tail = 'aaa"}},"i\\u0064":31}';
+    expect(
+      oversizedResponse({ byteLength: 20, head: '{"method":"m","params":{', tail }, 10).id,
+    ).toBe(31);
+  });
+
+  it("the last id wins, as in JSON.parse: the one ending the line before one at its start", () => {
+    const line = {
+      byteLength: 20,
+      head: '{"id":1,"method":"m","params":{"a":"',
+      tail: 'a"},"id":2}',
+    };
+    expect(oversizedResponse(line, 10).id).toBe(2);
   });
 
   it("answers with -32600, the recovered id, and the limit; id null when none is found", () => {
@@ -84,12 +136,46 @@ describe("the id of an oversized request", () => {
     expect(oversizedResponse({ byteLength: 20, head: "{", tail: "}" }, 10).id).toBeNull();
   });
 
+  it.each([
+    ['{"jsonrpc":"2.0","id":0,"result":{"outcome":', true],
+    ['{"jsonrpc":"2.0","id":0,"error":{"code":1,', true],
+    ['{"jsonrpc":"2.0","\\u0069d":0,"r\\u0065sult":{', true],
+    ['{"result":{"a":"', true],
+    ['{"jsonrpc":"2.0","id":1,"method":"m","result":{', false],
+    ['{"jsonrpc":"2.0","id":1,"m\\u0065thod":"m","error":{', false],
+    ['{"jsonrpc":"2.0","id":1,"params":{"result":{', false],
+    ['{"jsonrpc":"2.0","id":1,"x":"\\"result\\":1","params":{', false],
+    ['{"jsonrpc":"2.0","id":1,', false],
+  ])("%s is a response: %s", (head, response) => {
+    expect(isResponseHead(head)).toBe(response);
+  });
+
+  it("an over-limit answer becomes an error the request it answers fails with, recognisable as unread", () => {
+    const answer = unreadAnswer(7, { byteLength: 20 }, 10);
+    expect(answer).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32600 } });
+    const { code, message, data } = answer.error;
+    expect(message).toMatch(/20 bytes, over the agent's limit of 10 bytes/);
+    expect(isUnreadAnswer(new RequestError(code, message, data))).toBe(true);
+    expect(
+      isUnreadAnswer(RequestError.invalidRequest({ byteLength: 20, maxMessageBytes: 10 })),
+    ).toBe(false);
+    expect(isUnreadAnswer(RequestError.internalError())).toBe(false);
+    expect(isUnreadAnswer(new Error("x"))).toBe(false);
+  });
+
   it("takes its limit from CLAUDE_AGENT_ACP_MAX_MESSAGE_BYTES, 32 MiB by default", () => {
     expect(maxMessageBytes({})).toBe(32 * 1024 * 1024);
     expect(maxMessageBytes({ CLAUDE_AGENT_ACP_MAX_MESSAGE_BYTES: "1048576" })).toBe(1_048_576);
     expect(maxMessageBytes({ CLAUDE_AGENT_ACP_MAX_MESSAGE_BYTES: "-1" })).toBe(32 * 1024 * 1024);
   });
 });
+
+/** What the connection rejects the pending request with when `message` is an error response. */
+function rejection(message: AnyMessage): RequestError | undefined {
+  if (!("error" in message)) return undefined;
+  const { code, message: text, data } = message.error;
+  return new RequestError(code, text, data);
+}
 
 describe("the stdio transport", () => {
   function connect(limit: number) {
@@ -123,6 +209,57 @@ describe("the stdio transport", () => {
       }),
     ]);
     expect((await reader.read()).done).toBe(true);
+  });
+
+  it("never answers an over-limit response: the connection hears an unread-answer error for its id", async () => {
+    const { feed, written, reader } = connect(64);
+    const pad = "a".repeat(100);
+    feed.enqueue(
+      bytes(
+        `{"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"},"_meta":{"p":"${pad}"}}}\n`,
+      ),
+    );
+    feed.enqueue(
+      bytes(`{"jsonrpc":"2.0","\\u0069d":1,"\\u0065rror":{"code":1,"message":"${pad}"}}\n`),
+    );
+    feed.enqueue(bytes(`{"jsonrpc":"2.0","result":{"p":"${pad}"},"i\\u0064":"r\\u002d2"}\n`));
+    feed.close();
+
+    const answers: AnyMessage[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      answers.push(next.value);
+    }
+    expect(answers.map((a) => ("id" in a ? a.id : undefined))).toEqual([0, 1, "r-2"]);
+    expect(answers.map((answer) => isUnreadAnswer(rejection(answer)))).toEqual([true, true, true]);
+    expect(written).toEqual([]);
+  });
+
+  it("drops an over-limit response without a usable id, writing nothing, and hands on the next message", async () => {
+    const { feed, written, reader } = connect(64);
+    const pad = "a".repeat(100);
+    feed.enqueue(bytes(`{"jsonrpc":"2.0","result":{"p":"${pad}"}}\n`));
+    feed.enqueue(bytes(`{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"${pad}"}}\n`));
+    feed.enqueue(bytes(`{"jsonrpc":"2.0","id":2,"method":"m"}\n`));
+    feed.close();
+
+    expect((await reader.read()).value).toEqual({ jsonrpc: "2.0", id: 2, method: "m" });
+    expect((await reader.read()).done).toBe(true);
+    expect(written).toEqual([]);
+  });
+
+  it("answers an over-limit line with both method and result as the request it claims to be", async () => {
+    const { feed, written, reader } = connect(64);
+    feed.enqueue(
+      bytes(`{"jsonrpc":"2.0","id":4,"method":"m","result":{"p":"${"a".repeat(100)}"}}\n`),
+    );
+    feed.close();
+    expect((await reader.read()).done).toBe(true);
+    expect(written.map((line) => JSON.parse(line) as AnyMessage)).toEqual([
+      expect.objectContaining({
+        id: 4,
+        error: expect.objectContaining({ code: -32600 }) as object,
+      }),
+    ]);
   });
 
   it("answers a parse error and a batch with id null, as the SDK's stream does", async () => {
