@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import { cleanJson, cleanMultiline, cleanSingleLine, isCleanPath } from "../util/text.js";
 import type { ClientChannel, TurnEnd } from "./channel.js";
 import type { ChildRoute, ChildSessions, UnstableSessionUpdate } from "./child-sessions.js";
 import type { AgentClientCapabilities } from "./unstable-capabilities.js";
@@ -30,6 +30,19 @@ export function supportsFormElicitation(capabilities: AgentClientCapabilities): 
 export function supportsUrlElicitation(capabilities: AgentClientCapabilities): boolean {
   const url = capabilities.elicitation?.url;
   return url !== undefined && url !== null;
+}
+
+/**
+ * A tool call as the client is shown it: the raw input and output with every string cleaned,
+ * and no location whose path holds control characters (cleaned, it would name another file,
+ * which a client may open). A copy: the input Claude Code runs is never changed.
+ */
+function shownToolCall<T extends ToolCallUpdate>(fields: T): T {
+  const shown = { ...fields };
+  if (fields.rawInput !== undefined) shown.rawInput = cleanJson(fields.rawInput);
+  if (fields.rawOutput !== undefined) shown.rawOutput = cleanJson(fields.rawOutput);
+  if (fields.locations) shown.locations = fields.locations.filter((l) => isCleanPath(l.path));
+  return shown;
 }
 
 /** `_meta` of an update, e.g. `{claudeCode: {parentToolUseId}}` for subagent traffic. */
@@ -138,11 +151,11 @@ export class SessionClient {
   }
 
   sendToolCall(toolCall: ToolCall): Promise<void> {
-    return this.update({ sessionUpdate: "tool_call", ...toolCall });
+    return this.update({ sessionUpdate: "tool_call", ...shownToolCall(toolCall) });
   }
 
   updateToolCall(update: ToolCallUpdate): Promise<void> {
-    return this.update({ sessionUpdate: "tool_call_update", ...update });
+    return this.update({ sessionUpdate: "tool_call_update", ...shownToolCall(update) });
   }
 
   updatePlan(entries: PlanEntry[], meta?: Meta): Promise<void> {
@@ -309,7 +322,7 @@ export class SessionClient {
   ): Promise<RequestPermissionResponse> {
     return this.asking(() =>
       this.client.requestPermission(
-        { sessionId: this.sessionId, ...params },
+        { sessionId: this.sessionId, ...params, toolCall: shownToolCall(params.toolCall) },
         { cancellationSignal: signal, stopWaitingOnCancel: true },
       ),
     );

@@ -1,7 +1,8 @@
 import { isAbsolute } from "node:path";
 import type { ToolCall, ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { shellTitle } from "../tools/shell.js";
-import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import { fencedContent } from "../tools/content.js";
+import { cleanJson, cleanMultiline, cleanSingleLine, isCleanPath } from "../util/text.js";
 import { COMPUTER_USE_PREFIX } from "./options/index.js";
 
 /** Presentation text longer than this is invalid: replaced by a fallback or omitted, never cut. */
@@ -77,9 +78,7 @@ function validBlockedPath(path: unknown): path is string {
     typeof path === "string" &&
     path.length <= BLOCKED_PATH_LIMIT &&
     isAbsolute(path) &&
-    cleanMultiline(path) === path &&
-    !path.includes("\n") &&
-    !path.includes("\t")
+    isCleanPath(path)
   );
 }
 
@@ -89,8 +88,7 @@ function needsSynthesizedContent(toolName: string): boolean {
 
 /** JSON of the raw input, for requests whose renderer shows nothing else. */
 function jsonContent(input: unknown): ToolCallContent[] {
-  const json = JSON.stringify(input, null, 2) ?? "{}";
-  return [{ type: "content", content: { type: "text", text: `\`\`\`json\n${json}\n\`\`\`` } }];
+  return [fencedContent(JSON.stringify(cleanJson(input), null, 2) ?? "{}", "json")];
 }
 
 /**

@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { toolResults } from "../scripted-api/index.js";
+import { controlStrings, HOSTILE_TEXT } from "./support/control-characters.js";
 import { startE2E, stopAllE2E } from "./support/e2e/index.js";
 import {
   chunkText,
@@ -242,6 +243,65 @@ describe("Bash", () => {
     expect(toolResults(e2e.api.mainRequests()[2]!)).toContainEqual(
       expect.objectContaining({ tool_use_id: "toolu_fail", is_error: true }),
     );
+  });
+});
+
+describe("escape sequences and control characters", () => {
+  it("nothing the client receives holds them, from Claude's input, a file's name or text, or a command's output; Claude Code runs the input as written", async () => {
+    const { CSI, OSC_TITLE, RLO } = HOSTILE_TEXT;
+    const e2e = await startE2E({ permission: ALLOW });
+    const file = join(e2e.cwd, `notes${RLO}.txt`);
+    await writeFile(file, `one ${OSC_TITLE}\ntwo\n`);
+    e2e.api.setScenario([
+      {
+        content: [{ type: "tool_use", id: "toolu_read", name: "Read", input: { file_path: file } }],
+      },
+      {
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_edit",
+            name: "Edit",
+            input: { file_path: file, old_string: "two", new_string: `2${CSI}` },
+          },
+        ],
+      },
+      {
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_bash",
+            name: "Bash",
+            // Claude Code refuses control characters in a command: the output makes them.
+            input: {
+              command: "printf 'hi \\033]0;pwned\\007\\342\\200\\256there'",
+              description: `Greet${CSI}`,
+            },
+          },
+        ],
+      },
+      { content: [{ type: "text", text: "Done." }] },
+    ]);
+    const { sessionId } = await e2e.newSession();
+
+    expect(await e2e.prompt(sessionId, "Read, edit, greet.")).toMatchObject({
+      stopReason: "end_turn",
+    });
+
+    const fromAgent = e2e.transcript.entries.filter((e) => e.direction === "from-agent");
+    expect(controlStrings(fromAgent.map((e) => e.message))).toEqual([]);
+    // What ran is what Claude wrote: the edit wrote the escape sequence into the file.
+    expect(await readFile(file, "utf8")).toBe(`one ${OSC_TITLE}\n2${CSI}\n`);
+    expect(toolCallState(e2e, sessionId, "toolu_read")).toMatchObject({
+      status: "completed",
+      locations: [],
+      rawInput: { file_path: join(e2e.cwd, "notes.txt") },
+    });
+    expect(toolCallState(e2e, sessionId, "toolu_edit").status).toBe("completed");
+    expect(toolCallState(e2e, sessionId, "toolu_bash")).toMatchObject({
+      status: "completed",
+      rawOutput: { stdout: "hi there" },
+    });
   });
 });
 

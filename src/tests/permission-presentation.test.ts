@@ -341,6 +341,14 @@ describe("request toolCall: the same standard ACP tool information as normal too
       expect(requestToolCall(call, name, input, undefined).content).toEqual(json(input));
     });
 
+    it("the JSON holds no control characters, and a fence in the input cannot close it", () => {
+      const input = { host: "a\u202e```\u001b]0;x\u0007\u009b2J.example" };
+      const call = toolCall("SandboxNetworkAccess", input);
+      const [block] = requestToolCall(call, "SandboxNetworkAccess", input, undefined).content!;
+      const text = (block as { content: { text: string } }).content.text;
+      expect(text).toBe(`\`\`\`\`json\n{\n  "host": "a\`\`\`2J.example"\n}\n\`\`\`\``);
+    });
+
     it("renderer content is kept as it is", () => {
       const input = { host: "a.example" };
       const content = [

@@ -42,7 +42,8 @@ export function diffContent(
 ): ToolCallContent {
   return {
     type: "diff",
-    path,
+    // A label of the diff, whose texts are cleaned too: it cannot be left out.
+    path: cleanMultiline(path),
     oldText: oldText === null ? null : cleanMultiline(oldText),
     newText: cleanMultiline(newText),
   };

@@ -14,6 +14,10 @@ const LINE_BREAKS = /\r\n?|[\u2028\u2029]/g;
 // Anything the three passes below would change: most text has none of it.
 const NEEDS_CLEANING =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+// The same in JSON.stringify's text, which writes C0 controls as escapes (\b, \f, \r, \u00XX).
+const JSON_NEEDS_CLEANING =
+  /\\[bfr]|\\u00[01]|[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
 /* eslint-enable no-control-regex */
 
 /** Removes escape sequences and control characters; keeps newlines and tabs. */
@@ -25,4 +29,24 @@ export function cleanMultiline(text: string): string {
 /** One line: controls removed, every run of whitespace (newlines too) collapsed to a space. */
 export function cleanSingleLine(text: string): string {
   return cleanMultiline(text).replace(/\s+/g, " ").trim();
+}
+
+/**
+ * A JSON value as a client may be shown it (a tool's raw input or output): every string in
+ * it, keys too, cleaned as cleanMultiline cleans text; the structure and other values kept.
+ * A value with nothing to clean is returned as it is; the value given is never changed.
+ * It works on the JSON text, so any depth JSON.stringify takes is fine.
+ */
+export function cleanJson(value: unknown): unknown {
+  const json = JSON.stringify(value);
+  if (json === undefined || !JSON_NEEDS_CLEANING.test(json)) return value;
+  const cleaned = json.replace(JSON_STRING, (literal) =>
+    JSON.stringify(cleanMultiline(JSON.parse(literal) as string)),
+  );
+  return JSON.parse(cleaned) as unknown;
+}
+
+/** Whether a path can be shown as it is: one line, and nothing cleaning would change. */
+export function isCleanPath(path: string): boolean {
+  return cleanMultiline(path) === path && !/[\n\t]/.test(path);
 }
