@@ -20,6 +20,7 @@ import {
   processMayBypass,
   type ModeConditions,
 } from "./modes.js";
+import { acceptedModel } from "./model-ids.js";
 import type { AdapterSettings } from "./settings.js";
 
 /** How long reading Claude Code's current model after a turn may take. */
@@ -93,6 +94,11 @@ export class SessionConfiguration {
 
   get current(): Readonly<SessionSettingsState> {
     return this.state;
+  }
+
+  /** The models Claude Code reported (now or at an earlier start); may be none yet. */
+  get knownModels(): readonly ModelInfo[] {
+    return this.models;
   }
 
   /** The model as Claude Code's `model` option takes it (undefined: its default). */
@@ -175,10 +181,11 @@ export class SessionConfiguration {
     }
   }
 
+  /** A settings file's model (a project's file may hold anything): only a model id is shown. */
   private settingsModel(model: string | undefined): string {
-    return (
-      (model ? resolveModelValue(model, this.models)?.value : undefined) ?? (model || DEFAULT_MODEL)
-    );
+    const accepted = model ? acceptedModel(model, this.models) : undefined;
+    if (model && !accepted) log.warn("the settings name a model that is not a model id; not shown");
+    return accepted ?? DEFAULT_MODEL;
   }
 
   /** The mode a Claude process may be started in before the model list is known. */
@@ -215,7 +222,13 @@ export class SessionConfiguration {
     const current = currentModelInfo(this.state, this.models);
     const names = [this.state.model, current?.value, current?.resolvedModel];
     if (!wanted || names.some((name) => name?.toLowerCase() === wanted)) return;
-    this.state.model = resolveModelValue(model, this.models)?.value ?? model;
+    // Claude Code runs whatever text `/model` named: only a model id is echoed.
+    const accepted = acceptedModel(model.trim(), this.models);
+    if (!accepted) {
+      log.warn("Claude Code reports a model that is not a model id; the model option stays");
+      return;
+    }
+    this.state.model = accepted;
     await this.publish.optionsChanged(this.options());
   }
 

@@ -34,6 +34,7 @@ import { SystemMessages } from "./system-messages.js";
 import { continuationId } from "./continuations.js";
 import { SessionConfiguration } from "./configuration.js";
 import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
+import { checkModelCommand } from "./model-ids.js";
 import { isSlashCommand, promptToClaude } from "./prompt.js";
 import { IdleClose } from "./idle-close.js";
 import { awaitsSteer, resendSteers, steer } from "./steering.js";
@@ -402,6 +403,7 @@ export class Session {
     this.startFailure = undefined;
     if (failure) throw failure;
     const content = promptToClaude(blocks);
+    checkModelCommand(content, this.configuration?.knownModels ?? []);
     const mcpCommand = parseMcpCommand(blocks);
     if (mcpCommand) return this.runMcpCommand(mcpCommand, signal, started);
     return this.turns.prompt(content, signal, started);
