@@ -10,7 +10,13 @@ import type { SessionClient } from "../acp/session-client.js";
 import type { SteeringResponse } from "../acp/steering.js";
 import type { ClaudeTranscripts } from "../claude/transcripts.js";
 import type { ClaudeInitialization, ClaudeQuery, StartClaudeQuery } from "../claude/query.js";
-import type { CanUseTool, McpServerConfig, SDKMessage, SDKResultMessage } from "../claude/types.js";
+import type {
+  CanUseTool,
+  McpServerConfig,
+  SDKMessage,
+  SDKResultMessage,
+  UserContentBlock,
+} from "../claude/types.js";
 import {
   ClaudeNotRespondingError,
   ClaudeProcessExitedError,
@@ -402,8 +408,7 @@ export class Session {
     const failure = this.startFailure;
     this.startFailure = undefined;
     if (failure) throw failure;
-    const content = promptToClaude(blocks);
-    checkModelCommand(content, this.configuration?.knownModels ?? []);
+    const content = this.toClaude(blocks);
     const mcpCommand = parseMcpCommand(blocks);
     if (mcpCommand) return this.runMcpCommand(mcpCommand, signal, started);
     return this.turns.prompt(content, signal, started);
@@ -413,10 +418,22 @@ export class Session {
   steer(blocks: readonly ContentBlock[], idleBehavior?: string): SteeringResponse {
     const host = { client: this.client, currentTurn: () => this.turns.current };
     return steer(
-      { ...host, query: () => this.query, prompt: (b) => this.prompt(b) },
+      {
+        ...host,
+        query: () => this.query,
+        prompt: (b) => this.prompt(b),
+        toClaude: (b) => this.toClaude(b),
+      },
       blocks,
       idleBehavior,
     );
+  }
+
+  /** A prompt's content for Claude Code, refused when `/model` names no model. */
+  private toClaude(blocks: readonly ContentBlock[]): UserContentBlock[] {
+    const content = promptToClaude(blocks);
+    checkModelCommand(content, this.configuration?.knownModels ?? []);
+    return content;
   }
 
   /** `/mcp` waits its turn like any prompt, so its answer never lands inside another turn. */

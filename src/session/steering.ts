@@ -6,7 +6,6 @@ import type { SDKResultMessage, UserContentBlock } from "../claude/types.js";
 import { InvalidParamsError } from "../errors.js";
 import { log } from "../logger.js";
 import { turnFailedNotice } from "./notices.js";
-import { promptToClaude } from "./prompt.js";
 import type { Turn } from "./turn.js";
 import { userMessage } from "./turn-queue.js";
 
@@ -25,6 +24,8 @@ export interface SteeringHost {
   query(): ClaudeQuery | undefined;
   /** Queues a prompt as `session/prompt` does. */
   prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse>;
+  /** The content `session/prompt` makes of the blocks, with its checks. */
+  toClaude(blocks: readonly ContentBlock[]): UserContentBlock[];
   readonly client: SessionClient;
 }
 
@@ -43,7 +44,7 @@ export function steer(
   blocks: readonly ContentBlock[],
   idleBehavior: string | undefined,
 ): SteeringResponse {
-  const content = promptToClaude(blocks); // the same conversion (and hardening) as a prompt
+  const content = host.toClaude(blocks); // the same conversion (and hardening) as a prompt
   const turn = host.currentTurn();
   const query = host.query();
   if (

@@ -124,6 +124,15 @@ describe("_session/steering params", () => {
     });
     expect(query.sent).toEqual([]);
   });
+  it("a /model that names no model (an escape sequence, 5,000 characters) is invalid params, running or idle, and nothing reaches Claude Code", async () => {
+    const { steer, start, query } = await steeringSession();
+    for (const model of ["\u001b[31mred", "x".repeat(5_000)])
+      await expect(steer(text(`/model ${model}`))).rejects.toMatchObject({ code: -32602 });
+    expect(query.sent).toEqual([]);
+    await start("do the work");
+    await expect(steer(text("/model \u202eevil"))).rejects.toMatchObject({ code: -32602 });
+    expect(query.sent).toHaveLength(1);
+  });
 });
 
 describe("_session/steering with no turn running", () => {
