@@ -37,7 +37,9 @@ beforeAll(async () => {
           completions.push(params);
         }),
   });
-  ({ sessionId } = await e2e.newSession({ mcpServers: [askingServer(e2e)] }));
+  ({ sessionId } = await e2e.newSession({
+    mcpServers: [askingServer(e2e, "asking", { MCP_HOSTILE: "1" })],
+  }));
 });
 afterAll(() => e2e.stop());
 
