@@ -20,10 +20,11 @@ const STARTER = `[\\s${MENTION_PUNCTUATION}]`;
 /** An `@` where Claude Code would start a mention. */
 const MENTION_START = new RegExp(`(^|${STARTER})@`);
 const MENTION_STARTS = new RegExp(MENTION_START.source, "g");
+const ONE_STARTER = new RegExp(`^${STARTER}$`);
 
 /** Whether Claude Code starts a mention at an `@` right after `char` ("" at the start). */
 export function startsMention(char: string): boolean {
-  return char === "" || new RegExp(`^${STARTER}$`).test(char);
+  return char === "" || ONE_STARTER.test(char);
 }
 
 /**
