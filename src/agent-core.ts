@@ -10,6 +10,7 @@ import type {
   SessionConfigOption,
 } from "@agentclientprotocol/sdk";
 import { isLoginMethod } from "./acp/auth.js";
+import type { RequestedSystemPrompt } from "./acp/session-params.js";
 import { sessionMetaOptions } from "./acp/session-meta.js";
 import type { SessionClient } from "./acp/session-client.js";
 import type { SteeringResponse } from "./acp/steering.js";
@@ -26,6 +27,8 @@ import { mcpServersToClaude } from "./session/mcp-servers.js";
 import { ModelCache, modelCachePath } from "./session/model-cache.js";
 import { ClaudeProcesses } from "./session/processes.js";
 import { SessionRegistry } from "./session/registry.js";
+import { clientSetup, type ClientSetup } from "./session/client-setup.js";
+import { SavedPrompts } from "./session/saved-prompts.js";
 import { savedConversations, savedIn } from "./session/saved.js";
 import { Session } from "./session/session.js";
 import { loadAdapterSettings } from "./session/settings.js";
@@ -70,12 +73,15 @@ export interface OpenParams {
   cwd: string;
   mcpServers?: McpServer[] | null;
   additionalDirectories?: string[] | null;
+  /** The RFD's system prompt (session-params.ts); checked before anything opens. */
+  systemPrompt?: RequestedSystemPrompt | null;
+  /** Options of this agent's and of Claude Code's (`claudeCode.options`, `systemPrompt`, ...). */
+  _meta?: Record<string, unknown> | null;
 }
 
 /** A saved session to open again (load, resume, fork). */
 export interface SavedSessionParams extends OpenParams {
   sessionId: string;
-  _meta?: unknown;
 }
 
 /** How a session talks to its client: the protocol adapter builds its sender. */
@@ -94,6 +100,7 @@ export class AgentCore {
   private readonly sessions = new SessionRegistry();
   private readonly processes = new ClaudeProcesses();
   private readonly models: ModelCache;
+  private readonly prompts: SavedPrompts;
   /** Ids closed on this connection: closing twice is harmless. */
   private readonly closed = new Set<string>();
   private clientCapabilities: AgentClientCapabilities = {};
@@ -103,6 +110,7 @@ export class AgentCore {
     private readonly sessionClient: SessionClientFactory,
   ) {
     this.models = new ModelCache(modelCachePath(deps.env), deps.env);
+    this.prompts = new SavedPrompts(deps.env);
   }
 
   /** The client's capabilities are known (initialize): a spare process can start. */
@@ -125,12 +133,27 @@ export class AgentCore {
   private async open(
     params: OpenParams,
     id: string,
-    options: { conversations?: readonly string[]; replay?: boolean } = {},
+    options: {
+      /** What the request configures, read (and refused if it must be) before anything else. */
+      setup: ClientSetup;
+      conversations?: readonly string[];
+      replay?: boolean;
+      /** The session whose saved system prompt applies when the request gives none. */
+      promptOf?: string;
+    },
   ): Promise<Session> {
     const { deps, sessions, processes } = this;
+    const { setup } = options;
     await requireDirectory(params.cwd, "cwd");
-    const additionalDirectories = params.additionalDirectories ?? [];
+    // Legacy clients' `_meta.additionalRoots` stand in for ACP's field when it is empty.
+    const roots = params.additionalDirectories?.length
+      ? params.additionalDirectories
+      : setup.additionalRoots;
+    const additionalDirectories = [...new Set([...roots, ...setup.additionalDirectories])];
     for (const dir of additionalDirectories) await requireDirectory(dir, "additionalDirectories");
+    const systemPrompt =
+      setup.systemPrompt ??
+      (options.promptOf ? await this.prompts.get(options.promptOf) : undefined);
     const mcpServers = mcpServersToClaude(params.mcpServers ?? []);
     const executable = deps.resolveExecutable();
     sessions.remove(id)?.close();
@@ -148,6 +171,7 @@ export class AgentCore {
       settings: await loadAdapterSettings(params.cwd, deps.env),
       idleTimeoutMs: idleTimeoutMs(deps.env),
       models: await this.models.lookup(executable),
+      setup: { ...setup, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
       ...(options.conversations?.length
         ? { resume: options.conversations.at(-1), earlier: options.conversations.slice(0, -1) }
         : {}),
@@ -158,6 +182,13 @@ export class AgentCore {
     } catch (error) {
       session.close();
       throw error;
+    }
+    // Kept for a load or resume that gives none, and for forks.
+    if (
+      systemPrompt !== undefined &&
+      (setup.systemPrompt !== undefined || options.promptOf !== session.id)
+    ) {
+      await this.prompts.set(session.id, systemPrompt);
     }
     sessions.add(session);
     this.closed.delete(session.id);
@@ -197,7 +228,9 @@ export class AgentCore {
   }
 
   newSession(params: OpenParams): Promise<Session> {
-    return this.open(params, this.deps.newSessionId?.() ?? randomUUID());
+    return this.open(params, this.deps.newSessionId?.() ?? randomUUID(), {
+      setup: clientSetup(params),
+    });
   }
 
   /**
@@ -205,13 +238,20 @@ export class AgentCore {
    * (session/load; v2's resume from the start).
    */
   resume(params: SavedSessionParams, options: { replay: boolean }): Promise<Session> {
+    const setup = clientSetup(params);
     return this.sessions.exclusive(params.sessionId, async () => {
       const conversations = await this.saved(params);
-      return this.open(params, params.sessionId, { conversations, replay: options.replay });
+      return this.open(params, params.sessionId, {
+        setup,
+        conversations,
+        replay: options.replay,
+        promptOf: params.sessionId,
+      });
     });
   }
 
   fork(params: SavedSessionParams): Promise<Session> {
+    const setup = clientSetup(params);
     return this.sessions.exclusive(params.sessionId, async () => {
       // The fork continues from where the session is now (its latest conversation), and
       // may move to another cwd: it is then recorded there.
@@ -224,7 +264,11 @@ export class AgentCore {
         params.cwd,
         params.cwd,
       );
-      return this.open(params, forkedId, { conversations: [forkedId] });
+      return this.open(params, forkedId, {
+        setup,
+        conversations: [forkedId],
+        promptOf: params.sessionId,
+      });
     });
   }
 
@@ -268,6 +312,7 @@ export class AgentCore {
       }
       // A session that never saved a conversation has nothing on disk to delete.
       if (!deleted && !session) throw new SessionNotFoundError(sessionId);
+      await this.prompts.set(sessionId, undefined);
       this.closed.add(sessionId);
     });
   }

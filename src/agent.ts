@@ -1,7 +1,7 @@
 import { agent, methods, type AgentApp } from "@agentclientprotocol/sdk";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
-import { forkSessionParams, FORK_METHOD } from "./acp/fork.js";
+import { FORK_METHOD, newSessionParams, savedSessionParams } from "./acp/session-params.js";
 import { mergingTextChannel, v1Channel, type MergingChannel } from "./acp/channel.js";
 import { sessionClient } from "./acp/child-sessions.js";
 import {
@@ -40,98 +40,108 @@ export function createAgent(deps: AgentDependencies): AgentApp {
     configOptions: session.configOptions(),
   });
 
-  return withUnstableCapabilities(
-    agent({ name: "claude-agent-acp" }),
-    (capabilities) => (unstableCapabilities = capabilities),
-  )
-    .onConnect((connection) => {
-      channel = mergingTextChannel(v1Channel(connection.client));
-      connection.signal.addEventListener("abort", () => core.disconnected());
-    })
-    .onRequest(methods.agent.initialize, ({ params }) => {
-      core.initialize({ ...params.clientCapabilities, ...unstableCapabilities });
-      return initializeResponse(params);
-    })
-    .onRequest(
-      methods.agent.session.new,
-      answering(async ({ params }) => {
-        const session = await core.newSession(params);
-        return { sessionId: session.id, ...state(session) };
-      }),
+  return (
+    withUnstableCapabilities(
+      agent({ name: "claude-agent-acp" }),
+      (capabilities) => (unstableCapabilities = capabilities),
     )
-    .onRequest(
-      methods.agent.session.load,
-      answering(async ({ params }) => state(await core.resume(params, { replay: true }))),
-    )
-    .onRequest(
-      methods.agent.session.resume,
-      answering(async ({ params }) => state(await core.resume(params, { replay: false }))),
-    )
-    .onRequest(
-      FORK_METHOD,
-      forkSessionParams,
-      answering(async ({ params }) => {
-        const session = await core.fork(params);
-        return { sessionId: session.id, ...state(session) };
-      }),
-    )
-    .onRequest(
-      methods.agent.session.list,
-      answering(({ params }) => core.list(params)),
-    )
-    .onRequest(
-      methods.agent.session.close,
-      answering(async ({ params }) => {
-        await core.close(params.sessionId);
-        return {};
-      }),
-    )
-    .onRequest(
-      methods.agent.session.delete,
-      answering(async ({ params }) => {
-        await core.delete(params.sessionId);
-        return {};
-      }),
-    )
-    .onRequest(
-      methods.agent.session.prompt,
-      answering(({ params, signal }) => core.prompt(params.sessionId, params.prompt, signal)),
-    )
-    .onRequest(
-      STEERING_METHOD,
-      steeringParams,
-      answering(({ params }) =>
-        Promise.resolve(core.steer(params.sessionId, params.prompt, params.idleBehavior)),
-      ),
-    )
-    .onRequest(
-      methods.agent.session.setMode,
-      answering(async ({ params }) => {
-        await core.setMode(params.sessionId, params.modeId);
-        return {};
-      }),
-    )
-    .onRequest(
-      methods.agent.session.setConfigOption,
-      answering(async ({ params }) => ({
-        configOptions: await core.setConfigOption(params.sessionId, params.configId, params.value),
-      })),
-    )
-    .onRequest(
-      methods.agent.authenticate,
-      answering(async ({ params }) => {
-        await core.authenticate(params.methodId);
-        return {};
-      }),
-    )
-    .onRequest(
-      methods.agent.logout,
-      answering(async () => {
-        await core.logout();
-        return {};
-      }),
-    )
-    .onNotification(methods.agent.session.cancel, ({ params }) => {
-      core.cancel(params.sessionId);
-    });
+      .onConnect((connection) => {
+        channel = mergingTextChannel(v1Channel(connection.client));
+        connection.signal.addEventListener("abort", () => core.disconnected());
+      })
+      .onRequest(methods.agent.initialize, ({ params }) => {
+        core.initialize({ ...params.clientCapabilities, ...unstableCapabilities });
+        return initializeResponse(params);
+      })
+      // The methods that open a session read the unstable `systemPrompt` (session-params.ts).
+      .onRequest(
+        methods.agent.session.new,
+        newSessionParams,
+        answering(async ({ params }) => {
+          const session = await core.newSession(params);
+          return { sessionId: session.id, ...state(session) };
+        }),
+      )
+      .onRequest(
+        methods.agent.session.load,
+        savedSessionParams,
+        answering(async ({ params }) => state(await core.resume(params, { replay: true }))),
+      )
+      .onRequest(
+        methods.agent.session.resume,
+        savedSessionParams,
+        answering(async ({ params }) => state(await core.resume(params, { replay: false }))),
+      )
+      .onRequest(
+        FORK_METHOD,
+        savedSessionParams,
+        answering(async ({ params }) => {
+          const session = await core.fork(params);
+          return { sessionId: session.id, ...state(session) };
+        }),
+      )
+      .onRequest(
+        methods.agent.session.list,
+        answering(({ params }) => core.list(params)),
+      )
+      .onRequest(
+        methods.agent.session.close,
+        answering(async ({ params }) => {
+          await core.close(params.sessionId);
+          return {};
+        }),
+      )
+      .onRequest(
+        methods.agent.session.delete,
+        answering(async ({ params }) => {
+          await core.delete(params.sessionId);
+          return {};
+        }),
+      )
+      .onRequest(
+        methods.agent.session.prompt,
+        answering(({ params, signal }) => core.prompt(params.sessionId, params.prompt, signal)),
+      )
+      .onRequest(
+        STEERING_METHOD,
+        steeringParams,
+        answering(({ params }) =>
+          Promise.resolve(core.steer(params.sessionId, params.prompt, params.idleBehavior)),
+        ),
+      )
+      .onRequest(
+        methods.agent.session.setMode,
+        answering(async ({ params }) => {
+          await core.setMode(params.sessionId, params.modeId);
+          return {};
+        }),
+      )
+      .onRequest(
+        methods.agent.session.setConfigOption,
+        answering(async ({ params }) => ({
+          configOptions: await core.setConfigOption(
+            params.sessionId,
+            params.configId,
+            params.value,
+          ),
+        })),
+      )
+      .onRequest(
+        methods.agent.authenticate,
+        answering(async ({ params }) => {
+          await core.authenticate(params.methodId);
+          return {};
+        }),
+      )
+      .onRequest(
+        methods.agent.logout,
+        answering(async () => {
+          await core.logout();
+          return {};
+        }),
+      )
+      .onNotification(methods.agent.session.cancel, ({ params }) => {
+        core.cancel(params.sessionId);
+      })
+  );
 }

@@ -31,8 +31,9 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
     resume: {},
     close: {},
     additionalDirectories: {},
-    // Unstable in ACP; clients that do not know it ignore it.
-    ...({ fork: {} } as object),
+    // Unstable in ACP; clients that do not know them ignore them. The system prompt RFD:
+    // `append` always, `override` declared (session-params.ts, session/client-setup.ts).
+    ...({ fork: {}, systemPrompt: { mode: { override: {} } } } as object),
   },
 };
 

@@ -1,3 +1,4 @@
+import type { ClientOptions, SdkSystemPrompt, SettingSource } from "./client-options.js";
 import type {
   CanUseTool,
   EffortLevel,
@@ -96,6 +97,12 @@ export interface ClaudeQueryOptions {
   disallowedTools?: string[];
   /** Settings for Claude Code's flag layer from the start (effort level, fast mode). */
   flagSettings?: Record<string, unknown>;
+  /** The system prompt the client gave (default: Claude Code's own). */
+  systemPrompt?: SdkSystemPrompt;
+  /** The settings files Claude Code reads (default: user, project, local). */
+  settingSources?: SettingSource[];
+  /** The client's own Claude SDK options (client-options.ts), under the agent's. */
+  clientOptions?: ClientOptions;
   /** Subagents' text and thinking come as messages too (not only their tool calls). */
   forwardSubagentText?: boolean;
   /** Lets the session enter bypassPermissions (only where the process may bypass). */

@@ -10,6 +10,7 @@ import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
 import { nextTurn } from "../util/next-turn.js";
 import { ClaudeProcess } from "./child-process.js";
+import { DEFAULT_SETTING_SOURCES } from "./client-options.js";
 import type { EarlyStarts } from "./early-start.js";
 import { sdkEnvironment } from "./environment.js";
 import { authenticateMcpServer } from "./mcp-auth.js";
@@ -30,6 +31,8 @@ export function hostOptions(
   onSubagentStart = options.onSubagentStart,
 ): Options {
   return {
+    // The client's options first: whatever the agent sets below is the agent's.
+    ...(options.clientOptions as Partial<Options> | undefined),
     mcpServers: options.mcpServers ?? {},
     // Stdio/http/sse servers ride in the initialize request, not on the command line,
     // so their env and headers stay out of `ps`.
@@ -43,9 +46,10 @@ export function hostOptions(
     ...(onSubagentStart
       ? { hooks: { SubagentStart: [{ hooks: [subagentStartHook(onSubagentStart)] }] } }
       : {}),
-    // Behave as Claude Code does in a terminal: its prompt, its settings files.
-    systemPrompt: { type: "preset", preset: "claude_code" },
-    settingSources: ["user", "project", "local"],
+    // Behave as Claude Code does in a terminal (its prompt, its settings files), unless the
+    // client chose otherwise.
+    systemPrompt: options.systemPrompt ?? { type: "preset", preset: "claude_code" },
+    settingSources: [...(options.settingSources ?? DEFAULT_SETTING_SOURCES)],
     includePartialMessages: true,
     ...(options.forwardSubagentText ? { forwardSubagentText: true } : {}),
     pathToClaudeCodeExecutable: options.executable,

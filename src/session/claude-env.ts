@@ -3,6 +3,7 @@ import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
 import { claudeEnvironment } from "../claude/environment.js";
 import type { ClaudeQueryOptions } from "../claude/query.js";
 import type { McpServerConfig } from "../claude/types.js";
+import type { ClientSetup } from "./client-setup.js";
 import type { SessionConfiguration } from "./configuration.js";
 import { isPermissionMode, processMayBypass } from "./modes.js";
 
@@ -53,11 +54,25 @@ export function sessionQueryOptions(session: {
   canUseTool: ClaudeQueryOptions["canUseTool"];
   onElicitation: ClaudeQueryOptions["onElicitation"];
   onSubagentStart?: ClaudeQueryOptions["onSubagentStart"];
+  /** What the client configured when it opened the session. */
+  setup: ClientSetup;
 }): ClaudeQueryOptions {
-  const { configuration, mode } = session;
-  const model = configuration?.claudeModel;
+  const { configuration, mode, setup } = session;
+  // Before the configuration has a model (the first start), the client's asks for one.
+  const model = configuration?.claudeModel ?? setup.model;
+  const { env, mcpServers, disallowedTools, ...clientOptions } = setup.options;
+  const host = hostQueryOptions(session);
   return {
-    ...hostQueryOptions(session),
+    ...host,
+    // The client's values join the agent's; where both name one, the agent's wins (its
+    // MCP servers from ACP, its disallowed tools), except the environment, which is the
+    // client's to set.
+    env: { ...host.env, ...env },
+    mcpServers: { ...mcpServers, ...host.mcpServers },
+    disallowedTools: [...new Set([...(host.disallowedTools ?? []), ...(disallowedTools ?? [])])],
+    ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
+    ...(setup.settingSources ? { settingSources: setup.settingSources } : {}),
+    ...(Object.keys(clientOptions).length ? { clientOptions } : {}),
     cwd: session.cwd,
     ...session.conversation,
     additionalDirectories: [...session.additionalDirectories],

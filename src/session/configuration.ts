@@ -1,5 +1,5 @@
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
-import type { ModelInfo, PermissionMode } from "../claude/types.js";
+import type { EffortLevel, ModelInfo, PermissionMode } from "../claude/types.js";
 import { InvalidParamsError } from "../errors.js";
 import { log } from "../logger.js";
 import { withTimeout } from "../util/timeout.js";
@@ -59,13 +59,20 @@ export class SessionConfiguration {
       env: NodeJS.ProcessEnv;
       models: readonly ModelInfo[];
       booleanOptions: boolean;
+      /** The effort the client asked for when it opened the session. */
+      effort?: EffortLevel;
     },
     publish: ConfigurationPublisher,
   ): SessionConfiguration {
     const { settings, env } = session;
     return new SessionConfiguration(
       {
-        state: { mode: "default", model: DEFAULT_MODEL, effort: DEFAULT_EFFORT, fastMode: false },
+        state: {
+          mode: "default",
+          model: DEFAULT_MODEL,
+          effort: session.effort ?? DEFAULT_EFFORT,
+          fastMode: false,
+        },
         models: session.models,
         autoDisabled: settings.autoDisabled,
         bypassAllowed: processMayBypass(env, process.getuid?.()) && !settings.bypassDisabled,

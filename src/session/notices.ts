@@ -1,3 +1,5 @@
+import { NOT_APPLIED, type IgnoredOption } from "../claude/client-options.js";
+import type { SDKResultMessage } from "../claude/types.js";
 import { signInHint } from "../mcp/command.js";
 import type { SystemMessage } from "./consumer.js";
 
@@ -111,4 +113,47 @@ function textNotice(
 
 function optional(description: string): { description?: string } {
   return description.trim() ? { description: description.trim() } : {};
+}
+
+/** At most this many ignored options are named in the notice; the rest are counted. */
+const MAX_NAMED_OPTIONS = 20;
+
+/** The options a client set that the session does not apply, and why, told once at its start. */
+export function ignoredOptionsNotice(ignored: readonly IgnoredOption[]): ClaudeNotice {
+  const named = ignored.slice(0, MAX_NAMED_OPTIONS);
+  const more = ignored.length - named.length;
+  const lines = named.map(({ name, reason }) => `${name}: ${NOT_APPLIED[reason]}`);
+  if (more > 0) lines.push(`and ${more} more`);
+  return {
+    kind: "options_ignored",
+    severity: "warning",
+    title: `${ignored.length === 1 ? "One option" : `${ignored.length} options`} of the session not applied`,
+    description: lines.join("\n"),
+  };
+}
+
+/**
+ * A turn Claude Code ended at one of the limits the client set (`maxTurns`,
+ * `maxBudgetUsd`): the prompt ends with a stop reason, and this says why.
+ */
+export function limitNotice(
+  result: SDKResultMessage,
+  limits: { maxTurns?: number | undefined; maxBudgetUsd?: number | undefined },
+): ClaudeNotice | undefined {
+  switch (result.subtype) {
+    case "error_max_turns":
+      return {
+        kind: "max_turns",
+        severity: "warning",
+        title: `Stopped after ${result.num_turns} turns: the session's limit${limits.maxTurns ? ` of ${limits.maxTurns}` : ""} (maxTurns) is reached.`,
+      };
+    case "error_max_budget_usd":
+      return {
+        kind: "max_budget",
+        severity: "warning",
+        title: `Stopped: the session's budget${limits.maxBudgetUsd ? ` of $${limits.maxBudgetUsd}` : ""} (maxBudgetUsd) is spent; it has cost $${result.total_cost_usd.toFixed(2)}.`,
+      };
+    default:
+      return undefined;
+  }
 }

@@ -29,9 +29,10 @@ export function outcomeOfResult(result: SDKResultMessage, facts: TurnFacts): Tur
       if (facts.apiError === "max_output_tokens") return { stopReason: "max_tokens" };
       if (result.is_error) return { error: turnError(result.result, facts.apiError) };
       return { stopReason: stopReasonOf(result.stop_reason) };
+    // The client's limits end the turn as ordinary stops; a notice says which (notices.ts).
     case "error_max_turns":
-      return { stopReason: "max_turn_requests" };
     case "error_max_budget_usd":
+      return { stopReason: "max_turn_requests" };
     case "error_during_execution":
     case "error_max_structured_output_retries":
       return { error: turnError(result.errors.join("\n") || result.subtype, facts.apiError) };

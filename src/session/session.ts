@@ -13,6 +13,7 @@ import type { ClaudeInitialization, ClaudeQuery, StartClaudeQuery } from "../cla
 import type {
   CanUseTool,
   McpServerConfig,
+  PermissionMode,
   SDKMessage,
   SDKResultMessage,
   UserContentBlock,
@@ -30,11 +31,12 @@ import { plansDirectory } from "../plan/plan-file.js";
 import { withTimeout } from "../util/timeout.js";
 import { sessionQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
+import type { ClientSetup } from "./client-setup.js";
 import { ClaudeTasks } from "./claude-tasks.js";
 import { availableCommands } from "./commands.js";
 import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
 import type { KnownModels } from "./model-cache.js";
-import { startFailedNotice } from "./notices.js";
+import { ignoredOptionsNotice, limitNotice, startFailedNotice } from "./notices.js";
 import { OwnTurns } from "./own-turns.js";
 import { SystemMessages } from "./system-messages.js";
 import { continuationId } from "./continuations.js";
@@ -82,6 +84,8 @@ export interface SessionOptions {
   earlier?: readonly string[];
   /** The models of Claude Code's last start, offered until this one reports its own. */
   models: KnownModels;
+  /** What the client configured when it opened the session (client-setup.ts). */
+  setup: ClientSetup;
 }
 
 /**
@@ -274,21 +278,22 @@ export class Session {
    * meanwhile waits in the process's input; a start that fails is reported (`startFailed`).
    */
   async start(): Promise<void> {
-    const { settings, env, client } = this.options;
+    const { settings, env, client, setup } = this.options;
     this.configuration = SessionConfiguration.forSession(
       {
         settings,
         env,
         models: this.options.models.known,
         booleanOptions: !!client.capabilities.session?.configOptions?.boolean,
+        ...(setup.effort ? { effort: setup.effort } : {}),
       },
       {
         modeChanged: (mode) => client.updateCurrentMode(mode),
         optionsChanged: (options) => client.updateConfigOptions(options),
       },
     );
-    const query = this.startQuery(this.configuration.startMode(settings.defaultMode));
-    this.configuration.assume(settings.model);
+    const query = this.startQuery(this.configuration.startMode(this.wantedMode()));
+    this.configuration.assume(this.wantedModel());
     try {
       const claudeId = await withTimeout(query.sessionId, START_TIMEOUT_MS, "Claude Code start-up");
       // A prewarmed process names the conversation itself; the session takes that name,
@@ -314,13 +319,36 @@ export class Session {
     if (this.closed || this.query !== query) return;
     this.initialization = initialization;
     this.options.models.remember(initialization.models);
-    const { defaultMode, model } = this.options.settings;
+    const wanted = { model: this.wantedModel(), mode: this.wantedMode() };
     await this.send(() =>
-      this.requireConfiguration().adopt(initialization.models, { model, mode: defaultMode }, (m) =>
+      this.requireConfiguration().adopt(initialization.models, wanted, (m) =>
         query.setPermissionMode(m),
       ),
     );
     this.idle.schedule();
+  }
+
+  /** The model the session starts with: the client's, else the settings'. */
+  private wantedModel(): string | undefined {
+    return this.options.setup.model ?? this.options.settings.model;
+  }
+
+  /**
+   * The mode the session starts in: the client's, when the session offers it (it is then
+   * one of its modes, see `ignoredMode`), else the settings'.
+   */
+  private wantedMode(): PermissionMode {
+    const { setup, settings } = this.options;
+    return setup.permissionMode && !this.ignoredMode()
+      ? setup.permissionMode
+      : settings.defaultMode;
+  }
+
+  /** Whether the client asked for a permission mode the session does not offer. */
+  private ignoredMode(): boolean {
+    const mode = this.options.setup.permissionMode;
+    if (!mode || !this.configuration) return false;
+    return mode === "dontAsk" || !this.configuration.availableModeIds().has(mode);
   }
 
   /**
@@ -386,6 +414,13 @@ export class Session {
    * which MCP servers failed.
    */
   async announce(): Promise<void> {
+    const ignored = [
+      ...this.options.setup.ignored,
+      ...(this.ignoredMode() ? [{ name: "permissionMode", reason: "mode" as const }] : []),
+    ];
+    if (ignored.length) {
+      await this.send(() => this.options.client.sendNotice(ignoredOptionsNotice(ignored)));
+    }
     await this.startup?.decided;
     if (!this.initialization || this.closed) return;
     if (this.options.resume) void this.titles.afterOpen();
@@ -488,6 +523,7 @@ export class Session {
       canUseTool: this.canUseTool,
       onElicitation: this.watchdog.pausedWhileClientAnswers(this.mcp.onElicitation),
       ...this.subagents.queryOptions(),
+      setup: this.options.setup,
     });
     const query = this.options.startQuery(options);
     this.query = query;
@@ -534,6 +570,8 @@ export class Session {
     const command = isSlashCommand(turn.prompt);
     if (command) await this.followModel();
     if (!turn.isSettled) await this.sendUsage(this.usage.update());
+    const limit = limitNotice(result, this.options.setup.options);
+    if (limit) await this.send(() => this.options.client.sendNotice(limit));
     await this.turns.settle(turn, outcomeOfResult(result, turn));
     turn.finish();
     if (!command) void this.followModel();

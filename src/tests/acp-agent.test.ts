@@ -63,6 +63,7 @@ describe("initialize", () => {
         close: {},
         additionalDirectories: {},
         fork: {},
+        systemPrompt: { mode: { override: {} } },
       },
     });
   });

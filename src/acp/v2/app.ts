@@ -54,7 +54,7 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
         // A session closed here before is heard again: its replay comes before the answer.
         channel!.allow(params.sessionId);
         const session = await core.resume(
-          { ...openParams(params), sessionId: params.sessionId, _meta: params._meta },
+          { ...openParams(params), sessionId: params.sessionId },
           { replay },
         );
         const response = opened(session);
@@ -66,11 +66,7 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
     .onRequest(
       v2.methods.agent.session.fork,
       withRequestErrors(async ({ params }) => {
-        const session = await core.fork({
-          ...openParams(params),
-          sessionId: params.sessionId,
-          _meta: params._meta,
-        });
+        const session = await core.fork({ ...openParams(params), sessionId: params.sessionId });
         return { sessionId: session.id, ...opened(session) };
       }),
     )

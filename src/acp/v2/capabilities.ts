@@ -19,6 +19,7 @@ export const AGENT_CAPABILITIES_V2: v2.AgentCapabilities = {
     delete: {},
     additionalDirectories: {},
     fork: {},
+    systemPrompt: { mode: { override: {} } },
   },
 };
 

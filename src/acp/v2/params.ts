@@ -18,12 +18,16 @@ export function openParams(params: {
   cwd: string;
   mcpServers?: v2.McpServer[];
   additionalDirectories?: string[];
+  systemPrompt?: v2.SystemPrompt | null;
+  _meta?: Record<string, unknown> | null;
 }): OpenParams {
   v2.assertSupportedMcpServers(params.mcpServers, AGENT_CAPABILITIES_V2.session?.mcp);
   return {
     cwd: params.cwd,
     mcpServers: (params.mcpServers ?? []).map(toV1McpServer),
     additionalDirectories: params.additionalDirectories ?? [],
+    ...(params.systemPrompt ? { systemPrompt: params.systemPrompt } : {}),
+    ...(params._meta ? { _meta: params._meta } : {}),
   };
 }
 

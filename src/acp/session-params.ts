@@ -1,0 +1,78 @@
+import { z } from "zod";
+import type { McpServer } from "@agentclientprotocol/sdk";
+
+/**
+ * The params of the requests that open a session (new, load, resume, fork), read with the
+ * unstable schema's fields this agent acts on: the stable SDK app's parser drops
+ * `systemPrompt`, and knows no `session/fork`, so these methods are registered with these
+ * parsers instead. The shapes follow ACP's; what is not read here passes through.
+ */
+
+/** The RFD's `systemPrompt` as it comes: its mode and blocks are checked by the core. */
+export interface RequestedSystemPrompt {
+  mode: string;
+  content: ReadonlyArray<{ type: string; text?: unknown }>;
+}
+
+export interface OpenSessionParams {
+  cwd: string;
+  mcpServers?: McpServer[] | null;
+  additionalDirectories?: string[] | null;
+  systemPrompt?: RequestedSystemPrompt | null;
+  _meta?: Record<string, unknown> | null;
+}
+
+export interface SavedSessionRequest extends OpenSessionParams {
+  sessionId: string;
+}
+
+/** `session/fork` is in ACP's unstable API; the stable app takes it as a custom method. */
+export const FORK_METHOD = "session/fork";
+
+const envVariable = z.looseObject({ name: z.string(), value: z.string() });
+const header = z.looseObject({ name: z.string(), value: z.string() });
+const mcpServer = z.union([
+  z.looseObject({
+    type: z.literal("http"),
+    name: z.string(),
+    url: z.string(),
+    headers: z.array(header),
+  }),
+  z.looseObject({
+    type: z.literal("sse"),
+    name: z.string(),
+    url: z.string(),
+    headers: z.array(header),
+  }),
+  z.looseObject({
+    name: z.string(),
+    command: z.string(),
+    args: z.array(z.string()),
+    env: z.array(envVariable),
+  }),
+]);
+
+const systemPrompt = z.looseObject({
+  mode: z.string(),
+  content: z.array(z.looseObject({ type: z.string() })),
+});
+
+const open = z.looseObject({
+  cwd: z.string(),
+  mcpServers: z.array(mcpServer).nullish(),
+  additionalDirectories: z.array(z.string()).nullish(),
+  systemPrompt: systemPrompt.nullish(),
+  _meta: z.record(z.string(), z.unknown()).nullish().catch(undefined),
+});
+
+const saved = open.extend({ sessionId: z.string() });
+
+/** Validates session/new params; a failure becomes invalid params at the protocol edge. */
+export const newSessionParams = {
+  parse: (params: unknown): OpenSessionParams => open.parse(params),
+};
+
+/** Validates load, resume and fork params. */
+export const savedSessionParams = {
+  parse: (params: unknown): SavedSessionRequest => saved.parse(params),
+};
