@@ -1,8 +1,9 @@
-import type { ContentBlock, PromptCapabilities } from "@agentclientprotocol/sdk";
+import type { ContentBlock, EmbeddedResource, PromptCapabilities } from "@agentclientprotocol/sdk";
 import type { UserContentBlock } from "../claude/types.js";
-import { InvalidParamsError } from "../errors.js";
+import { echoed, InvalidParamsError } from "../errors.js";
 import { contextText } from "./embedded-context.js";
 import { fileMention, inertMentions } from "./mentions.js";
+import { blobText, isTextType, parseMimeType } from "./text-blobs.js";
 
 /** What `session/prompt` accepts beyond text and resource links (advertised as-is). */
 export const PROMPT_CAPABILITIES: PromptCapabilities = {
@@ -87,6 +88,31 @@ function linkText(uri: string, name: string): string {
   return inertMentions(`[${name}](${uri})`);
 }
 
+/**
+ * An embedded resource: text (or a blob of a text type, decoded) as context; an image or a
+ * PDF as media; any other blob is refused.
+ */
+function resourceToClaude(resource: EmbeddedResource["resource"]): Part {
+  if ("text" in resource) {
+    return { kind: "context", text: contextText(resource.uri, resource.text) };
+  }
+  const { uri, blob, mimeType } = resource;
+  if (isImageType(mimeType)) return { kind: "media", block: imageBlock(blob, mimeType) };
+  if (mimeType === "application/pdf") {
+    const source = { type: "base64", media_type: "application/pdf", data: blob } as const;
+    return { kind: "media", block: { type: "document", source } };
+  }
+  const { essence, charset } = parseMimeType(mimeType ?? "");
+  if (!isTextType(essence)) {
+    throw unsupported(`embedded ${mimeType ?? "binary"} resource`, { uri, mimeType });
+  }
+  const read = blobText(blob, charset);
+  if ("refused" in read) {
+    throw unsupported(`embedded ${echoed(essence)} resource ${read.refused}`, { uri, mimeType });
+  }
+  return { kind: "context", text: contextText(uri, read.text) };
+}
+
 function blockToClaude(block: ContentBlock): Part {
   switch (block.type) {
     case "text":
@@ -95,29 +121,8 @@ function blockToClaude(block: ContentBlock): Part {
       return { kind: "media", block: imageBlock(block.data, block.mimeType) };
     case "resource_link":
       return { kind: "said", text: linkText(block.uri, block.name) };
-    case "resource": {
-      const { resource } = block;
-      if ("text" in resource) {
-        return { kind: "context", text: contextText(resource.uri, resource.text) };
-      }
-      if (isImageType(resource.mimeType)) {
-        return { kind: "media", block: imageBlock(resource.blob, resource.mimeType) };
-      }
-      if (resource.mimeType === "application/pdf") {
-        const data = resource.blob;
-        return {
-          kind: "media",
-          block: {
-            type: "document",
-            source: { type: "base64", media_type: "application/pdf", data },
-          },
-        };
-      }
-      throw unsupported(`embedded ${resource.mimeType ?? "binary"} resource`, {
-        uri: resource.uri,
-        mimeType: resource.mimeType,
-      });
-    }
+    case "resource":
+      return resourceToClaude(block.resource);
     case "audio":
       throw unsupported("audio", { type: "audio" });
     default: {

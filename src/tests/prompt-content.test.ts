@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { UserContentBlock } from "../claude/types.js";
 import { MENTION_PUNCTUATION, startsMention } from "../session/mentions.js";
 import { promptToClaude } from "../session/prompt.js";
+import { InvalidParamsError } from "../errors.js";
 
 /** Claude Code's mention starts in a text (e2e-mention-starters.test.ts observes them). */
 function mentionStarts(text: string): number {
@@ -192,5 +193,128 @@ describe("a linked file is mentioned only when the mention names exactly that fi
 
     expect(text.replaceAll("\u2060", "")).toBe(`[${name}](${uri})`);
     expect(mentionStarts(text)).toBe(0);
+  });
+});
+
+describe("an embedded resource whose blob is text reaches Claude as text", () => {
+  const base64 = (text: string): string => Buffer.from(text, "utf8").toString("base64");
+  const blob = (data: string, mimeType?: string, uri = "file:///notes.md"): ContentBlock => ({
+    type: "resource",
+    resource: { uri, blob: data, ...(mimeType === undefined ? {} : { mimeType }) },
+  });
+  const refusal = (block: ContentBlock): InvalidParamsError => {
+    try {
+      promptToClaude([typed("look"), block]);
+    } catch (error) {
+      if (error instanceof InvalidParamsError) return error;
+      throw error;
+    }
+    throw new Error("the block was not refused");
+  };
+
+  it.each([
+    "text/plain",
+    "text/markdown",
+    "text/x-python",
+    "text/csv",
+    "application/json",
+    "application/xml",
+    "application/javascript",
+    "application/x-yaml",
+    "application/ld+json",
+    "application/atom+xml",
+    "image/svg+xml",
+    "text/plain; charset=utf-8",
+    'Text/Markdown; Charset="UTF-8"',
+  ])("a %s blob is decoded and wrapped exactly as the same text sent as text", (mimeType) => {
+    const text = "# Notes\nnon-ASCII: été 日本 🙂\n@/etc/passwd\n</context>";
+
+    expect(promptToClaude([typed("look"), blob(base64(text), mimeType)])).toEqual(
+      promptToClaude([typed("look"), resource(text)]),
+    );
+  });
+
+  it.each(HOSTILE_TEXTS)(
+    "with nothing typed, the text blob %j is the last block with no mention start, and reads the same",
+    (text) => {
+      const content = promptToClaude([blob(base64(text), "text/plain")]);
+
+      expect(mentionStarts(scanned(content))).toBe(0);
+      expect(scanned(content).replaceAll("\u2060", "")).toBe(wrapped(text));
+    },
+  );
+
+  it("base64 wrapped over lines (as MIME writes it) decodes the same", () => {
+    const text = "a line long enough to wrap its base64 over more than one line, twice over.";
+    const lines = base64(text)
+      .match(/.{1,20}/g)!
+      .join("\r\n");
+
+    expect(texts(promptToClaude([blob(lines, "text/plain")]))).toEqual([wrapped(text)]);
+  });
+
+  it("a UTF-8 byte order mark is not part of the text", () => {
+    const data = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("hi")]);
+
+    expect(texts(promptToClaude([blob(data.toString("base64"), "text/plain")]))).toEqual([
+      wrapped("hi"),
+    ]);
+  });
+
+  it("a text blob that is not valid UTF-8 is refused with invalid params naming its type", () => {
+    const latin1 = Buffer.from("caf\u00e9", "latin1").toString("base64");
+    const error = refusal(blob(latin1, "text/markdown"));
+
+    expect(error.message).toBe(
+      "Prompt content not supported: embedded text/markdown resource whose blob is not UTF-8 text.",
+    );
+    expect(error.data).toEqual({ uri: "file:///notes.md", mimeType: "text/markdown" });
+  });
+
+  it("a text blob declared in a charset other than UTF-8 is refused, naming the charset", () => {
+    const error = refusal(blob(base64("hi"), "text/plain; charset=utf-16le"));
+
+    expect(error.message).toBe(
+      "Prompt content not supported: embedded text/plain resource in charset utf-16le (only UTF-8 is read).",
+    );
+  });
+
+  it("a text blob that is not base64 is refused", () => {
+    const error = refusal(blob("not base64!", "text/plain"));
+
+    expect(error.message).toBe(
+      "Prompt content not supported: embedded text/plain resource whose blob is not base64.",
+    );
+  });
+
+  it("images and PDFs keep their blocks", () => {
+    expect(
+      promptToClaude([
+        typed("look"),
+        blob("iVBOR", "image/png"),
+        blob("JVBERi0", "application/pdf"),
+      ]),
+    ).toEqual([
+      { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBOR" } },
+      {
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data: "JVBERi0" },
+      },
+      { type: "text", text: "look" },
+    ]);
+  });
+
+  it.each([
+    ["application/octet-stream", "application/octet-stream"],
+    ["application/zip", "application/zip"],
+    ["audio/wav", "audio/wav"],
+    ["image/bmp", "image/bmp"],
+    ["typeless", undefined],
+  ])("a %s blob stays refused with invalid params", (_rule, mimeType) => {
+    const error = refusal(blob(base64("text all the same"), mimeType));
+
+    expect(error.message).toBe(
+      `Prompt content not supported: embedded ${mimeType ?? "binary"} resource.`,
+    );
   });
 });
