@@ -56,9 +56,10 @@ export interface ClaudeQuery {
   currentModel(): Promise<string>;
   /**
    * Has Claude Code title the conversation as it titles its own (from `description`, the
-   * conversation's first prompt) and save the title in the transcript.
+   * conversation's first prompt) and save the title in the transcript. Undefined when it
+   * made none (the model's reply was not the JSON it asks for).
    */
-  generateTitle(description: string): Promise<string>;
+  generateTitle(description: string): Promise<string | undefined>;
   /** Ends the process now, however it is stuck: SIGTERM, SIGKILL after a grace. */
   terminate(): void;
   /** What Claude Code reported at start-up: commands, models, account. */

@@ -181,18 +181,20 @@ export function wrapQuery(
 type GenerateSessionTitle = (
   description: string,
   options?: { persist?: boolean },
-) => Promise<string>;
+) => Promise<unknown>;
 
 /**
  * The SDK's Query answers `generateSessionTitle` at run time, but its type declarations do
- * not name it yet: the method is looked up, and a Query without it titles nothing.
+ * not name it yet: the method is looked up, and a Query without it titles nothing. Its
+ * answer is Claude Code's `title`, null when the model's reply gave none.
  */
-async function generateSessionTitle(q: Query, description: string): Promise<string> {
+async function generateSessionTitle(q: Query, description: string): Promise<string | undefined> {
   if (!("generateSessionTitle" in q) || typeof q.generateSessionTitle !== "function") {
     throw new Error("this Claude Agent SDK cannot generate session titles");
   }
   const generate = q.generateSessionTitle as GenerateSessionTitle;
-  return generate.call(q, description, { persist: true });
+  const title = await generate.call(q, description, { persist: true });
+  return typeof title === "string" ? title : undefined;
 }
 
 /**

@@ -11,6 +11,8 @@ export const TITLE_CHECK_DELAYS_MS = [0, 2_000, 5_000, 10_000];
  * right after the turn, which clears the looks.
  */
 export const TITLED_FIRST_LOOK_MS = 500;
+/** The longest title made from a prompt, its ellipsis included: a list shows it whole. */
+export const PROMPT_TITLE_MAX_CHARS = 60;
 
 /**
  * Whether Claude Code titles its conversations by itself: it does not when its
@@ -35,6 +37,7 @@ export interface TitleSource {
  * title once it exists or changes. A conversation Claude Code does not title gets one
  * generated the way Claude Code does it: at once when Claude Code never titles, at the
  * last look when it could have but did not, and when a session is loaded or resumed.
+ * When that gives none, the first prompt makes one.
  */
 export class TitleWatcher {
   private published: string | undefined;
@@ -77,7 +80,7 @@ export class TitleWatcher {
       const description = info?.firstPrompt ?? info?.summary;
       if (!title && generateIfMissing && !this.generated && description) {
         this.generated = true;
-        title = cleanSingleLine((await this.source.generate(description)) ?? "") || undefined;
+        title = await this.generateTitle(description);
       }
       if (!title || title === this.published) return;
       this.published = title;
@@ -86,4 +89,46 @@ export class TitleWatcher {
       log.warn("could not publish the session title", error);
     }
   }
+
+  /**
+   * Claude Code's title for the first prompt; when it gives none (its request failed, or
+   * the model's reply was not the JSON it asks for), one made from the prompt itself. That
+   * one is not saved: a saved title counts as the user's /rename, and Claude Code would
+   * never title the conversation itself. The same prompt makes it again after a load.
+   */
+  private async generateTitle(description: string): Promise<string | undefined> {
+    let generated: string | undefined;
+    try {
+      generated = await this.source.generate(description);
+    } catch (error) {
+      log.warn("Claude Code could not title the conversation", error);
+    }
+    const title = cleanSingleLine(generated ?? "");
+    if (title) return title;
+    log.debug("no title from Claude Code: the first prompt makes one");
+    return promptTitle(description);
+  }
+}
+
+/**
+ * A title made from a prompt: its first line with text (cleaned to one line), cut after
+ * the last whole word that fits in PROMPT_TITLE_MAX_CHARS with an ellipsis. (The first
+ * prompt Claude Code's transcript reports has its lines joined already.)
+ */
+export function promptTitle(prompt: string): string | undefined {
+  const line = prompt
+    .split(/\r\n?|[\n\u2028\u2029]/)
+    .map(cleanSingleLine)
+    .find((l) => l !== "");
+  if (!line) return undefined;
+  const chars = [...line];
+  if (chars.length <= PROMPT_TITLE_MAX_CHARS) return line;
+  // The first characters, one more than fit before the ellipsis: a space at the last one
+  // means the word before it ends whole. One word that long is cut inside.
+  const head = chars.slice(0, PROMPT_TITLE_MAX_CHARS).join("");
+  const lastSpace = head.lastIndexOf(" ");
+  const words =
+    (lastSpace > 0 ? head.slice(0, lastSpace).replace(/[\s,;:]+$/, "") : "") ||
+    chars.slice(0, PROMPT_TITLE_MAX_CHARS - 1).join("");
+  return `${words}…`;
 }

@@ -9,7 +9,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fakeClaude, result } from "./support/fake-claude.js";
 import { fakeTranscripts } from "./support/fake-transcripts.js";
 import { connectInProcess, isolatedEnv } from "./support/in-process.js";
-import { TITLED_FIRST_LOOK_MS, TitleWatcher } from "../session/titles.js";
+import {
+  PROMPT_TITLE_MAX_CHARS,
+  promptTitle,
+  TITLED_FIRST_LOOK_MS,
+  TitleWatcher,
+  type TitleSource,
+} from "../session/titles.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "titles-test-"));
 const SAVED = "7c1f7a52-64e0-4b2f-8d7e-3a8a5e0f1b11";
@@ -56,6 +62,26 @@ describe("generated titles", () => {
     await tick();
     expect(query.titleRequests).toEqual(["Fix the login bug."]);
     expect(titles(updates)).toEqual(["Login bug fix"]);
+  });
+
+  it("when Claude Code's title generation gives no title, the first turn's end sends one made from the first prompt", async () => {
+    const { agent, claude, transcripts, updates, newSession } = await setup({
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    });
+    const sessionId = await newSession();
+    const query = claude.started.at(-1)!;
+    query.generatedTitle = undefined;
+    transcripts.add({ sessionId, cwd, firstPrompt: "Fix the login bug.\nIt fails on Safari." });
+    const response = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Fix the login bug.\nIt fails on Safari." }],
+    });
+    await query.waitForSent(1);
+    query.emit(result());
+    await response;
+    await tick();
+    expect(query.titleRequests).toEqual(["Fix the login bug.\nIt fails on Safari."]);
+    expect(titles(updates)).toEqual(["Fix the login bug."]);
   });
 
   it("when Claude Code titles by itself, the end of a turn does not ask for a title at once", async () => {
@@ -143,5 +169,106 @@ describe("the looks for a title after a turn", () => {
     await tick(TITLED_FIRST_LOOK_MS + 100);
     expect(reads.count).toBe(1);
     titles.stop();
+  });
+});
+
+describe("when Claude Code gives no title, the first prompt makes one", () => {
+  /** A conversation with no title yet, whose first prompt is `firstPrompt`. */
+  function untitled(generate: TitleSource["generate"], firstPrompt = "Fix the login bug.") {
+    const published: string[] = [];
+    const source: TitleSource = {
+      info: () =>
+        Promise.resolve({ sessionId: SAVED, summary: firstPrompt, lastModified: 0, firstPrompt }),
+      generate,
+      titlesItself: false,
+    };
+    const watcher = new TitleWatcher(source, (title) => {
+      published.push(title);
+      return Promise.resolve();
+    });
+    return { published, watcher };
+  }
+
+  it.each([
+    ["its request fails", () => Promise.reject(new Error("control request failed"))],
+    ["it answers no title (the reply was not JSON)", () => Promise.resolve(undefined)],
+    ["it answers an empty title", () => Promise.resolve("")],
+    ["its title is only control characters", () => Promise.resolve("\u001b[0m\u0007 ")],
+  ])("when %s, the prompt's title is published", async (_rule, generate) => {
+    const { published, watcher } = untitled(generate);
+
+    await watcher.afterOpen();
+
+    expect(published).toEqual(["Fix the login bug."]);
+  });
+
+  it("when Claude Code gives a title, that title is published, not the prompt's", async () => {
+    const { published, watcher } = untitled(() => Promise.resolve("Login bug"));
+
+    await watcher.afterOpen();
+
+    expect(published).toEqual(["Login bug"]);
+  });
+
+  it("Claude Code is asked once: a later look publishes nothing new and asks again for nothing", async () => {
+    let asked = 0;
+    const { published, watcher } = untitled(() => {
+      asked++;
+      return Promise.resolve(undefined);
+    });
+
+    await watcher.afterOpen();
+    await watcher.afterOpen();
+
+    expect(asked).toBe(1);
+    expect(published).toEqual(["Fix the login bug."]);
+  });
+});
+
+describe("the title made from a prompt", () => {
+  const long = "Fix the login bug that only shows up on Safari when the session cookie expired";
+
+  it.each([
+    ["a short prompt is the title as it is", "Fix the login bug.", "Fix the login bug."],
+    ["only the first line counts", "Fix the login bug.\nIt fails on Safari.", "Fix the login bug."],
+    ["blank lines before it are skipped", "\n  \r\nFix it\nnow", "Fix it"],
+    [
+      "escape sequences and control characters go, runs of whitespace become one space",
+      "  \u001b[31mFix\u001b[0m the\t login\u0007 bug\u202e ",
+      "Fix the login bug",
+    ],
+    [
+      "a longer line is cut after its last whole word that fits, with an ellipsis",
+      long,
+      "Fix the login bug that only shows up on Safari when the…",
+    ],
+    [
+      "punctuation left at the cut goes before the ellipsis",
+      "Fix these: the login bug, the logout bug, the signup bug; and the timeouts",
+      "Fix these: the login bug, the logout bug, the signup bug…",
+    ],
+    [
+      "a cut that would leave only punctuation is made inside the word instead",
+      `${",".repeat(30)} ${"y".repeat(80)}`,
+      `${",".repeat(30)} ${"y".repeat(PROMPT_TITLE_MAX_CHARS - 32)}…`,
+    ],
+    [
+      "one word longer than the limit is cut inside it",
+      "x".repeat(100),
+      `${"x".repeat(PROMPT_TITLE_MAX_CHARS - 1)}…`,
+    ],
+  ])("%s", (_rule, prompt, title) => {
+    expect(promptTitle(prompt)).toBe(title);
+  });
+
+  it(`a title is at most ${PROMPT_TITLE_MAX_CHARS} characters (code points), the ellipsis included`, () => {
+    const emoji = "🙂".repeat(100);
+
+    expect([...promptTitle(long)!].length).toBeLessThanOrEqual(PROMPT_TITLE_MAX_CHARS);
+    expect(promptTitle(emoji)).toBe(`${"🙂".repeat(PROMPT_TITLE_MAX_CHARS - 1)}…`);
+  });
+
+  it("a prompt with nothing to show makes no title", () => {
+    expect(promptTitle(" \n\t\u001b[0m\n")).toBeUndefined();
   });
 });

@@ -157,10 +157,10 @@ export class FakeClaudeQuery implements ClaudeQuery {
   }
 
   /** What generateTitle() answers, and the descriptions it was asked about. */
-  generatedTitle = "Generated title";
+  generatedTitle: string | undefined = "Generated title";
   titleRequests: string[] = [];
 
-  generateTitle(description: string): Promise<string> {
+  generateTitle(description: string): Promise<string | undefined> {
     this.titleRequests.push(description);
     return Promise.resolve(this.generatedTitle);
   }
