@@ -8,3 +8,9 @@ export type { MarkedProcess } from "./processes.js";
 export { processesWithMarker, MARKER_VARIABLE } from "./processes.js";
 export { AGENT_ENTRY, REPO_ROOT } from "./paths.js";
 export { poll, sleep, timed } from "./wait.js";
+
+// The pieces of a run, for harnesses that start the agent through another client (../acpx).
+export { agentEnv, printReportIfTheTestFails } from "./harness.js";
+export { createSandbox, type Sandbox } from "./sandbox.js";
+export { killSurvivors, survivingProcesses } from "./processes.js";
+export { requireBuiltAgent } from "./paths.js";
