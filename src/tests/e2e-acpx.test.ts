@@ -59,8 +59,7 @@ it("without --approve-all, acpx refuses a command it would have to ask about (no
   expect(existsSync(join(acpx.cwd, "out.txt"))).toBe(false);
 });
 
-// enabled once session options land
-describe.skip("acpx's session options reach Claude Code", () => {
+describe("acpx's session options reach Claude Code", () => {
   it("--system-prompt replaces Claude Code's system prompt", async () => {
     const acpx = await startAcpx({ scenario: [answer("I am Zeta.")] });
     const run = await acpx.exec("Who are you?", [
