@@ -58,8 +58,7 @@ export function sessionQueryOptions(session: {
   setup: ClientSetup;
 }): ClaudeQueryOptions {
   const { configuration, mode, setup } = session;
-  // Before the configuration has a model (the first start), the client's asks for one.
-  const model = configuration?.claudeModel ?? setup.model;
+  const model = configuration?.claudeModel;
   const { env, mcpServers, disallowedTools, ...clientOptions } = setup.options;
   const host = hostQueryOptions(session);
   return {

@@ -9,6 +9,7 @@ import {
 } from "../claude/client-options.js";
 import type { EffortLevel, PermissionMode } from "../claude/types.js";
 import { echoed, InvalidParamsError } from "../errors.js";
+import { acceptedModel } from "./model-ids.js";
 
 /** The RFD's modes; any other is refused, as the RFD requires. */
 const SYSTEM_PROMPT_MODES = ["append", "override"] as const;
@@ -133,6 +134,9 @@ export function clientSetup(request: {
     ...passed
   } = options;
 
+  // Only a model id is passed on and shown (model-ids.ts).
+  const modelId = model === undefined ? undefined : acceptedModel(model, []);
+  if (model !== undefined && !modelId) ignored.push({ name: "model", reason: "invalid" });
   let systemPrompt: SdkSystemPrompt | undefined = optionsPrompt;
   if (meta.systemPrompt !== undefined && meta.systemPrompt !== null) {
     const legacy = legacyPrompt.safeParse(meta.systemPrompt);
@@ -151,7 +155,7 @@ export function clientSetup(request: {
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     ...(settingSources ? { settingSources } : {}),
     options: passed,
-    ...(model ? { model } : {}),
+    ...(modelId ? { model: modelId } : {}),
     ...(effort ? { effort } : {}),
     ...(permissionMode ? { permissionMode } : {}),
     additionalDirectories,

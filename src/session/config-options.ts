@@ -29,6 +29,8 @@ export interface SessionSettingsState {
 
 export interface ConfigContext {
   models: readonly ModelInfo[];
+  /** The model Claude Code runs unless the client picks another: offered even when `models` lacks it. */
+  ownModel: string;
   conditions: ModeConditions;
   /** The client renders `type: "boolean"` options (clientCapabilities.session.configOptions.boolean). */
   booleanOptions: boolean;
@@ -66,19 +68,27 @@ export function supportedEfforts(model: ModelInfo | undefined): EffortLevel[] {
   return model?.supportsEffort ? (model.supportedEffortLevels ?? []) : [];
 }
 
+/** The model values offered beside Claude Code's list: its own model and the current one. */
+export function unlistedModels(state: SessionSettingsState, context: ConfigContext): string[] {
+  const values = new Set([context.ownModel, state.model]);
+  return [...values].filter((value) => !context.models.some((m) => m.value === value));
+}
+
 function modelOptions(
   state: SessionSettingsState,
-  models: readonly ModelInfo[],
+  context: ConfigContext,
 ): SessionConfigSelectOption[] {
-  const options: SessionConfigSelectOption[] = models.map((m) => ({
-    value: m.value,
-    name: cleanSingleLine(m.displayName) || m.value,
-    ...(m.description ? { description: cleanSingleLine(m.description) } : {}),
-  }));
-  if (!options.some((o) => o.value === state.model)) {
-    options.push({ value: state.model, name: cleanSingleLine(state.model) || state.model });
-  }
-  return options;
+  return [
+    ...context.models.map((m) => ({
+      value: m.value,
+      name: cleanSingleLine(m.displayName) || m.value,
+      ...(m.description ? { description: cleanSingleLine(m.description) } : {}),
+    })),
+    ...unlistedModels(state, context).map((value) => ({
+      value,
+      name: cleanSingleLine(value) || value,
+    })),
+  ];
 }
 
 /** The full, ordered list of config options (array order is significant in ACP). */
@@ -106,7 +116,7 @@ export function configOptions(
       category: "model",
       type: "select",
       currentValue: state.model,
-      options: modelOptions(state, context.models),
+      options: modelOptions(state, context),
     },
   ];
   const efforts = supportedEfforts(model);

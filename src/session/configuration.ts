@@ -11,6 +11,8 @@ import {
   DEFAULT_MODEL,
   resolveModelValue,
   supportedEfforts,
+  unlistedModels,
+  type ConfigContext,
   type SessionSettingsState,
 } from "./config-options.js";
 import {
@@ -21,6 +23,7 @@ import {
   type ModeConditions,
 } from "./modes.js";
 import { acceptedModel } from "./model-ids.js";
+import { claudeOwnModel } from "./own-model.js";
 import type { AdapterSettings } from "./settings.js";
 
 /** How long reading Claude Code's current model after a turn may take. */
@@ -42,6 +45,10 @@ export interface ConfigurationPublisher {
 export interface ConfigurationInit {
   state: SessionSettingsState;
   models: readonly ModelInfo[];
+  /** The model Claude Code runs unless told one, as its environment or settings name it. */
+  ownModel: string | undefined;
+  /** The model the client named when it opened the session (a model id: client-setup.ts). */
+  clientModel?: string;
   autoDisabled: boolean;
   bypassAllowed: boolean;
   booleanOptions: boolean;
@@ -55,12 +62,16 @@ export class SessionConfiguration {
   /** A new session's: the defaults, the models known so far, the limits its settings set. */
   static forSession(
     session: {
-      settings: Pick<AdapterSettings, "autoDisabled" | "bypassDisabled">;
+      settings: Pick<AdapterSettings, "autoDisabled" | "bypassDisabled" | "model" | "envModel">;
       env: NodeJS.ProcessEnv;
       models: readonly ModelInfo[];
       booleanOptions: boolean;
       /** The effort the client asked for when it opened the session. */
       effort?: EffortLevel;
+      /** The model the client asked for when it opened the session: as if it picked it. */
+      model?: string;
+      /** The environment the client adds for Claude Code (its `ANTHROPIC_MODEL` counts). */
+      clientEnv?: Record<string, string>;
     },
     publish: ConfigurationPublisher,
   ): SessionConfiguration {
@@ -74,6 +85,8 @@ export class SessionConfiguration {
           fastMode: false,
         },
         models: session.models,
+        ownModel: claudeOwnModel(settings, { ...env, ...session.clientEnv }),
+        ...(session.model ? { clientModel: session.model } : {}),
         autoDisabled: settings.autoDisabled,
         bypassAllowed: processMayBypass(env, process.getuid?.()) && !settings.bypassDisabled,
         booleanOptions: session.booleanOptions,
@@ -87,6 +100,8 @@ export class SessionConfiguration {
   /** Whether `models` is a list Claude Code reported (now or at an earlier start). */
   private modelsKnown: boolean;
   private startedIn: PermissionMode = "default";
+  /** `init.ownModel` as the model option shows it (`assume`, `adopt`). */
+  private ownModel = DEFAULT_MODEL;
   /** What the client set itself: Claude Code's report at start-up does not undo it. */
   private readonly chosen = new Set<"mode" | "model">();
 
@@ -108,9 +123,13 @@ export class SessionConfiguration {
     return this.models;
   }
 
-  /** The model as Claude Code's `model` option takes it (undefined: its default). */
+  /**
+   * The model as Claude Code's `model` option takes it: undefined while the session runs
+   * the model Claude Code picks itself. `default` picked over the model of its environment
+   * or settings goes as `default`, Claude Code's name for its default model.
+   */
   get claudeModel(): string | undefined {
-    return this.state.model === DEFAULT_MODEL ? undefined : this.state.model;
+    return this.state.model === this.ownModel ? undefined : this.state.model;
   }
 
   /** Flag settings that carry effort and fast mode into a (new) Claude process. */
@@ -143,41 +162,56 @@ export class SessionConfiguration {
   }
 
   options(): SessionConfigOption[] {
-    return configOptions(this.state, {
+    return configOptions(this.state, this.context());
+  }
+
+  private context(): ConfigContext {
+    return {
       models: this.models,
+      ownModel: this.ownModel,
       conditions: this.conditions(),
       booleanOptions: this.init.booleanOptions,
-    });
+    };
   }
 
   /**
-   * Before Claude Code has reported its models (session/new answers first): the settings'
-   * model as the known models resolve it, and the mode the process starts in.
+   * Before Claude Code has reported its models (session/new answers first, and its process
+   * starts after this): the model it runs by itself as the known models resolve it, and
+   * the mode the process starts in.
    */
-  assume(model: string | undefined): void {
-    this.state.model = this.settingsModel(model);
+  assume(): void {
+    this.ownModel = this.shownModel(this.init.ownModel);
+    this.state.model = this.ownModel;
     this.state.mode = this.startedIn;
+    const { clientModel } = this.init;
+    const picked = clientModel ? acceptedModel(clientModel, this.models) : undefined;
+    if (picked) {
+      this.state.model = picked;
+      this.chosen.add("model");
+    }
   }
 
   /**
-   * Claude Code reported its models: the settings' model and mode are adopted as far as the
-   * client has not chosen others meanwhile (a mode the session cannot offer, such as auto
-   * on a model without it, falls back to `default`), and the client hears what changed.
+   * Claude Code reported its models: the model it runs by itself and the settings' mode are
+   * adopted as far as the client has not chosen others meanwhile (a mode the session
+   * cannot offer, such as auto on a model without it, falls back to `default`), and the
+   * client hears what changed.
    */
   async adopt(
     models: readonly ModelInfo[],
-    wanted: { model: string | undefined; mode: PermissionMode },
+    wantedMode: PermissionMode,
     setClaudeMode: (mode: PermissionMode) => Promise<void>,
   ): Promise<void> {
     const mode = this.state.mode;
     const options = JSON.stringify(this.options());
     this.models = models;
     this.modelsKnown = true;
-    if (!this.chosen.has("model")) this.state.model = this.settingsModel(wanted.model);
+    this.ownModel = this.shownModel(this.init.ownModel);
+    if (!this.chosen.has("model")) this.state.model = this.ownModel;
     if (!this.chosen.has("mode")) {
       const usable =
-        wanted.mode === "dontAsk" || isModeAvailable(wanted.mode, this.conditions())
-          ? wanted.mode
+        wantedMode === "dontAsk" || isModeAvailable(wantedMode, this.conditions())
+          ? wantedMode
           : "default";
       this.state.mode = usable;
       if (usable !== this.startedIn) await setClaudeMode(usable);
@@ -188,10 +222,15 @@ export class SessionConfiguration {
     }
   }
 
-  /** A settings file's model (a project's file may hold anything): only a model id is shown. */
-  private settingsModel(model: string | undefined): string {
+  /**
+   * The model of the environment or a settings file (a project's file may hold anything):
+   * only a model id is shown, anything else as the default.
+   */
+  private shownModel(model: string | undefined): string {
     const accepted = model ? acceptedModel(model, this.models) : undefined;
-    if (model && !accepted) log.warn("the settings name a model that is not a model id; not shown");
+    if (model && !accepted) {
+      log.warn("ANTHROPIC_MODEL or the settings name a model that is not a model id; not shown");
+    }
     return accepted ?? DEFAULT_MODEL;
   }
 
@@ -289,20 +328,23 @@ export class SessionConfiguration {
     return value;
   }
 
+  /** A model of Claude Code's list, or one the session offers beside it (unlistedModels). */
   private async setModel(value: string, claude: ClaudeControls | undefined): Promise<void> {
-    const model = resolveModelValue(value, this.models);
+    const listed = resolveModelValue(value, this.models);
+    const model =
+      listed?.value ?? unlistedModels(this.state, this.context()).find((v) => v === value);
     if (!model) throw new InvalidParamsError(`Unknown model "${value}".`, { value });
-    await claude?.setModel(model.value === DEFAULT_MODEL ? undefined : model.value);
-    this.state.model = model.value;
+    await claude?.setModel(model === DEFAULT_MODEL ? undefined : model);
+    this.state.model = model;
     this.chosen.add("model");
     // A model without auto support moves the session out of Auto, visibly.
     if (this.state.mode === "auto" && !isModeAvailable("auto", this.conditions())) {
       await claude?.setPermissionMode("default");
       await this.modeChanged("default");
     }
-    if (!supportedEfforts(model).includes(this.state.effort as never))
+    if (!supportedEfforts(listed).includes(this.state.effort as never))
       this.state.effort = DEFAULT_EFFORT;
-    if (!model.supportsFastMode) this.state.fastMode = false;
+    if (!listed?.supportsFastMode) this.state.fastMode = false;
   }
 
   private async setEffort(value: string, claude: ClaudeControls | undefined): Promise<void> {

@@ -286,14 +286,17 @@ export class Session {
         models: this.options.models.known,
         booleanOptions: !!client.capabilities.session?.configOptions?.boolean,
         ...(setup.effort ? { effort: setup.effort } : {}),
+        ...(setup.model ? { model: setup.model } : {}),
+        ...(setup.options.env ? { clientEnv: setup.options.env } : {}),
       },
       {
         modeChanged: (mode) => client.updateCurrentMode(mode),
         optionsChanged: (options) => client.updateConfigOptions(options),
       },
     );
-    const query = this.startQuery(this.configuration.startMode(this.wantedMode()));
-    this.configuration.assume(this.wantedModel());
+    const mode = this.configuration.startMode(this.wantedMode());
+    this.configuration.assume();
+    const query = this.startQuery(mode);
     try {
       const claudeId = await withTimeout(query.sessionId, START_TIMEOUT_MS, "Claude Code start-up");
       // A prewarmed process names the conversation itself; the session takes that name,
@@ -314,23 +317,17 @@ export class Session {
     });
   }
 
-  /** Claude Code reported what it offers: its models and the settings' mode and model apply. */
+  /** Claude Code reported what it offers: its models, its own model and the settings' mode apply. */
   private async started(query: ClaudeQuery, initialization: ClaudeInitialization): Promise<void> {
     if (this.closed || this.query !== query) return;
     this.initialization = initialization;
     this.options.models.remember(initialization.models);
-    const wanted = { model: this.wantedModel(), mode: this.wantedMode() };
     await this.send(() =>
-      this.requireConfiguration().adopt(initialization.models, wanted, (m) =>
+      this.requireConfiguration().adopt(initialization.models, this.wantedMode(), (m) =>
         query.setPermissionMode(m),
       ),
     );
     this.idle.schedule();
-  }
-
-  /** The model the session starts with: the client's, else the settings'. */
-  private wantedModel(): string | undefined {
-    return this.options.setup.model ?? this.options.settings.model;
   }
 
   /**

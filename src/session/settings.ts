@@ -12,11 +12,20 @@ export interface AdapterSettings {
   autoDisabled: boolean;
   bypassDisabled: boolean;
   model?: string;
+  /**
+   * `env.ANTHROPIC_MODEL` of the last file that sets it: Claude Code applies a settings
+   * file's `env` over its own environment, so this wins over the agent's (own-model.ts).
+   */
+  envModel?: string;
 }
 
 // Only the keys we read; everything else in the file is Claude Code's business.
 const settingsFile = z.looseObject({
   model: z.string().optional().catch(undefined),
+  env: z
+    .looseObject({ ANTHROPIC_MODEL: z.string().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
   disableAutoMode: z.unknown().optional(),
   permissions: z
     .looseObject({
@@ -84,6 +93,7 @@ export async function loadAdapterSettings(
     if (file.permissions?.disableBypassPermissionsMode === "disable")
       settings.bypassDisabled = true;
     if (file.model) settings.model = file.model;
+    if (file.env?.ANTHROPIC_MODEL !== undefined) settings.envModel = file.env.ANTHROPIC_MODEL;
   }
   if (mode !== undefined) {
     const parsed = modeFromSettings(mode);
