@@ -22,6 +22,7 @@ export type {
   SDKSystemMessage,
   SDKToolProgressMessage,
   SDKUserMessage,
+  SettingSource,
   SlashCommand,
 } from "@anthropic-ai/claude-agent-sdk";
 

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import type { PermissionMode } from "../claude/types.js";
+import type { PermissionMode, SettingSource } from "../claude/types.js";
 import { log } from "../logger.js";
 import { modeFromSettings } from "./modes.js";
 
@@ -38,14 +38,35 @@ const settingsFile = z.looseObject({
 });
 type SettingsFile = z.infer<typeof settingsFile>;
 
-/** User, project, then local settings: later files win, as in Claude Code. */
-export function settingsPaths(cwd: string, env: NodeJS.ProcessEnv): string[] {
-  const configDir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
-  return [
-    join(configDir, "settings.json"),
-    join(cwd, ".claude", "settings.json"),
-    join(cwd, ".claude", "settings.local.json"),
-  ];
+/** The setting sources in Claude Code's order: later files win. */
+export const SETTING_SOURCES = [
+  "user",
+  "project",
+  "local",
+] as const satisfies readonly SettingSource[];
+
+function settingsPath(source: SettingSource, cwd: string, env: NodeJS.ProcessEnv): string {
+  switch (source) {
+    case "user":
+      return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude"), "settings.json");
+    case "project":
+      return join(cwd, ".claude", "settings.json");
+    case "local":
+      return join(cwd, ".claude", "settings.local.json");
+    default:
+      return source satisfies never;
+  }
+}
+
+/** The files of the chosen sources, in Claude Code's order whatever order they come in. */
+export function settingsPaths(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  sources: readonly SettingSource[] = SETTING_SOURCES,
+): string[] {
+  return SETTING_SOURCES.filter((source) => sources.includes(source)).map((source) =>
+    settingsPath(source, cwd, env),
+  );
 }
 
 async function readSettings(path: string): Promise<SettingsFile | undefined> {
@@ -66,12 +87,14 @@ async function readSettings(path: string): Promise<SettingsFile | undefined> {
 }
 
 /**
+ * The files of `sources` only (the setting sources Claude Code is given; default all).
  * `permissions.defaultMode` decides the initial mode; an invalid value is logged and
  * the session starts in `default`.
  */
 export async function loadAdapterSettings(
   cwd: string,
   env: NodeJS.ProcessEnv,
+  sources: readonly SettingSource[] = SETTING_SOURCES,
 ): Promise<AdapterSettings> {
   const settings: AdapterSettings = {
     defaultMode: "default",
@@ -80,7 +103,7 @@ export async function loadAdapterSettings(
   };
   let mode: unknown;
   let modeSource: string | undefined;
-  for (const path of settingsPaths(cwd, env)) {
+  for (const path of settingsPaths(cwd, env, sources)) {
     const file = await readSettings(path);
     if (!file) continue;
     if (file.permissions?.defaultMode !== undefined) {
