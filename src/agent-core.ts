@@ -168,7 +168,7 @@ export class AgentCore {
       env: { ...deps.env },
       mcpServers,
       additionalDirectories,
-      settings: await loadAdapterSettings(params.cwd, deps.env),
+      settings: await loadAdapterSettings(params.cwd, deps.env, setup.settingSources),
       idleTimeoutMs: idleTimeoutMs(deps.env),
       models: await this.models.lookup(executable),
       setup: { ...setup, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },

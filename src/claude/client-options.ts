@@ -5,9 +5,10 @@
 import type { Options, SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 
-export type { SettingSource };
-
-/** Claude Code's own sources, in its order: what a session reads unless the client narrows it. */
+/**
+ * Claude Code's own sources, in its order (later files win): what a session reads unless
+ * the client narrows it.
+ */
 export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ["user", "project", "local"];
 
 /** Why an option is not applied: each reason said once, in the client's notice. */

@@ -1,4 +1,4 @@
-import type { ClientOptions, SdkSystemPrompt, SettingSource } from "./client-options.js";
+import type { ClientOptions, SdkSystemPrompt } from "./client-options.js";
 import type {
   CanUseTool,
   EffortLevel,
@@ -10,6 +10,7 @@ import type {
   PermissionMode,
   SDKMessage,
   SDKUserMessage,
+  SettingSource,
   SlashCommand,
 } from "./types.js";
 

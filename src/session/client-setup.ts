@@ -5,9 +5,8 @@ import {
   type ClientOptions,
   type IgnoredOption,
   type SdkSystemPrompt,
-  type SettingSource,
 } from "../claude/client-options.js";
-import type { EffortLevel, PermissionMode } from "../claude/types.js";
+import type { EffortLevel, PermissionMode, SettingSource } from "../claude/types.js";
 import { echoed, InvalidParamsError } from "../errors.js";
 import { acceptedModel } from "./model-ids.js";
 

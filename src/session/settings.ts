@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { DEFAULT_SETTING_SOURCES } from "../claude/client-options.js";
 import type { PermissionMode, SettingSource } from "../claude/types.js";
 import { log } from "../logger.js";
 import { modeFromSettings } from "./modes.js";
@@ -39,11 +40,7 @@ const settingsFile = z.looseObject({
 type SettingsFile = z.infer<typeof settingsFile>;
 
 /** The setting sources in Claude Code's order: later files win. */
-export const SETTING_SOURCES = [
-  "user",
-  "project",
-  "local",
-] as const satisfies readonly SettingSource[];
+export const SETTING_SOURCES = DEFAULT_SETTING_SOURCES;
 
 function settingsPath(source: SettingSource, cwd: string, env: NodeJS.ProcessEnv): string {
   switch (source) {
