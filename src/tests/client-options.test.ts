@@ -6,6 +6,7 @@ import {
   NOT_APPLIED_OPTIONS,
   readClientOptions,
 } from "../claude/client-options.js";
+import { configurationKey } from "../claude/early-start.js";
 import { hostOptions } from "../claude/sdk-query.js";
 import { hostKey } from "../claude/spare-pool.js";
 import type { ClaudeQueryOptions } from "../claude/query.js";
@@ -160,5 +161,65 @@ describe("the options Claude Code is started with", () => {
     expect(hostKey({ ...base, settingSources: ["project"] })).not.toBe(spare);
     expect(hostKey({ ...base, clientOptions: { maxTurns: 1 } })).not.toBe(spare);
     expect(hostKey({ ...base })).toBe(spare);
+  });
+});
+
+/** One valid value of each option a client may set. */
+const SAMPLES: Record<string, unknown> = {
+  model: "claude-haiku-4-5",
+  fallbackModel: "claude-sonnet-4-5",
+  effort: "high",
+  permissionMode: "plan",
+  maxTurns: 3,
+  maxBudgetUsd: 0.5,
+  taskBudget: { total: 1000 },
+  allowedTools: ["Read"],
+  disallowedTools: ["WebFetch"],
+  tools: ["Bash", "Read"],
+  settingSources: ["project"],
+  additionalDirectories: ["/tmp"],
+  env: { FOO: "1" },
+  mcpServers: { docs: { command: "docs-server", args: [] } },
+  agents: { reviewer: { description: "Reviews", prompt: "Review." } },
+  agent: "reviewer",
+  plugins: [{ type: "local", path: "/plugins/x" }],
+  thinking: { type: "adaptive" },
+  maxThinkingTokens: 2048,
+  betas: ["context-1m-2025-08-07"],
+  strictMcpConfig: true,
+  skills: "all",
+  toolConfig: { askUserQuestion: { previewFormat: "markdown" } },
+  planModeInstructions: "Plan briefly.",
+  systemPrompt: "You are Zeta.",
+};
+
+describe("every option a client may set", () => {
+  it("has a sample here, and each sample is applied as it is", () => {
+    expect(Object.keys(SAMPLES).sort()).toEqual([...APPLIED_OPTIONS].sort());
+    expect(readClientOptions(SAMPLES)).toEqual({ options: SAMPLES, ignored: [] });
+  });
+
+  it("changes what the cold start keys on: no spare and no remembered start of other options serves it", () => {
+    const plain = hostOptions(base);
+    for (const [name, value] of Object.entries(SAMPLES)) {
+      // The session applies these itself (configuration, directories) or as their own fields.
+      if (["model", "effort", "permissionMode", "additionalDirectories"].includes(name)) continue;
+      // As session/claude-env.ts passes them: some as fields of their own, merged with the agent's.
+      const query: ClaudeQueryOptions = ["mcpServers", "disallowedTools"].includes(name)
+        ? { ...base, [name]: value }
+        : name === "systemPrompt"
+          ? { ...base, systemPrompt: value as string }
+          : name === "settingSources"
+            ? { ...base, settingSources: value as ["project"] }
+            : name === "env"
+              ? { ...base, env: value as Record<string, string> }
+              : { ...base, clientOptions: { [name]: value } };
+      expect(hostKey(query), name).not.toBe(hostKey(base));
+      // The environment is left out of the configuration's name, and a start whose
+      // environment differs is never handed over (start-plan.ts spawnDifference).
+      if (name !== "env") {
+        expect(configurationKey(hostOptions(query)), name).not.toBe(configurationKey(plain));
+      }
+    }
   });
 });
