@@ -42,21 +42,37 @@ function lastMain(e2e: E2E, sessionId: string): RecordedRequest {
 const systemOf = (e2e: E2E, sessionId: string) => systemText(lastMain(e2e, sessionId));
 
 describe("the system prompt RFD", () => {
-  it("append keeps Claude Code's prompt and adds the text; override replaces it", async () => {
+  it("append keeps Claude Code's prompt and adds the text, override replaces it; the RFD's field wins over _meta.systemPrompt, where a string replaces and an object appends", async () => {
     const e2e = await startE2E({ scenario: hello, cursor: "session" });
     const init = await e2e.initialize();
     expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({
       systemPrompt: { mode: { override: {} } },
     });
-    const appended = await newSession(e2e, rfd("append", "Always answer as Zeta."));
-    const replaced = await newSession(e2e, rfd("override", "You are Omega, a release bot."));
-    await e2e.prompt(appended.sessionId, "Hi.");
-    await e2e.prompt(replaced.sessionId, "Hi.");
+    // One agent, the sessions' Claude Codes started side by side.
+    const [appended, replaced, metaString, metaObject] = await Promise.all([
+      newSession(e2e, {
+        ...rfd("append", "From the RFD."),
+        _meta: { systemPrompt: "From the meta." },
+      }),
+      newSession(e2e, rfd("override", "You are Omega, a release bot.")),
+      newSession(e2e, { _meta: { systemPrompt: "You are Kappa." } }),
+      newSession(e2e, { _meta: { systemPrompt: { append: "Be Lambda." } } }),
+    ]);
+    await Promise.all(
+      [appended, replaced, metaString, metaObject].map(({ sessionId }) =>
+        e2e.prompt(sessionId, "Hi."),
+      ),
+    );
 
     expect(systemOf(e2e, appended.sessionId)).toContain(CLAUDE_CODE_PROMPT);
-    expect(systemOf(e2e, appended.sessionId)).toContain("Always answer as Zeta.");
+    expect(systemOf(e2e, appended.sessionId)).toContain("From the RFD.");
+    expect(systemOf(e2e, appended.sessionId)).not.toContain("From the meta.");
     expect(systemOf(e2e, replaced.sessionId)).not.toContain(CLAUDE_CODE_PROMPT);
     expect(systemOf(e2e, replaced.sessionId)).toContain("You are Omega, a release bot.");
+    expect(systemOf(e2e, metaString.sessionId)).toContain("You are Kappa.");
+    expect(systemOf(e2e, metaString.sessionId)).not.toContain(CLAUDE_CODE_PROMPT);
+    expect(systemOf(e2e, metaObject.sessionId)).toContain("Be Lambda.");
+    expect(systemOf(e2e, metaObject.sessionId)).toContain(CLAUDE_CODE_PROMPT);
   });
 
   it("an unknown mode, a block that is not text or no block is -32602, and no session opens", async () => {
@@ -80,25 +96,7 @@ describe("the system prompt RFD", () => {
     expect(await e2e.processes()).toHaveLength(1); // the agent alone: no Claude Code started
   });
 
-  it("the RFD's field wins over _meta.systemPrompt; a string there replaces, an object appends", async () => {
-    const e2e = await startE2E({ scenario: hello, cursor: "session" });
-    const both = await newSession(e2e, {
-      ...rfd("append", "From the RFD."),
-      _meta: { systemPrompt: "From the meta." },
-    });
-    const replaced = await newSession(e2e, { _meta: { systemPrompt: "You are Kappa." } });
-    const appended = await newSession(e2e, { _meta: { systemPrompt: { append: "Be Lambda." } } });
-    for (const { sessionId } of [both, replaced, appended]) await e2e.prompt(sessionId, "Hi.");
-
-    expect(systemOf(e2e, both.sessionId)).toContain("From the RFD.");
-    expect(systemOf(e2e, both.sessionId)).not.toContain("From the meta.");
-    expect(systemOf(e2e, replaced.sessionId)).toContain("You are Kappa.");
-    expect(systemOf(e2e, replaced.sessionId)).not.toContain(CLAUDE_CODE_PROMPT);
-    expect(systemOf(e2e, appended.sessionId)).toContain("Be Lambda.");
-    expect(systemOf(e2e, appended.sessionId)).toContain(CLAUDE_CODE_PROMPT);
-  });
-
-  it("is kept with the session: a load or resume that gives none keeps it, a fork inherits it", async () => {
+  it("is kept with the session: a load that gives none keeps it (a resume opens the same way), a fork inherits it", async () => {
     const e2e = await startE2E({ scenario: hello, cursor: "session" });
     const { sessionId } = await newSession(e2e, rfd("override", "You are Sigma."));
     await e2e.prompt(sessionId, "Hi.");
@@ -125,36 +123,33 @@ describe("_meta.claudeCode.options", () => {
     { content: [{ type: "text" as const, text: "Ran it." }] },
   ];
 
-  it("maxTurns reached ends the prompt with max_turn_requests, and a notice says why", async () => {
+  it("maxTurns reached or maxBudgetUsd spent ends the prompt with max_turn_requests, not an error, and a notice says which", async () => {
     const e2e = await startE2E({
       scenario: toolThenText,
+      cursor: "session",
       clientCapabilities: NOTICES,
       permission: { answer: "select", optionId: "allow-once" },
     });
-    const { sessionId } = await newSession(e2e, withOptions({ maxTurns: 1 }));
-    expect(await e2e.prompt(sessionId, "Run echo.")).toMatchObject({
-      stopReason: "max_turn_requests",
-    });
-    const notice = e2e.updates.of(sessionId, "notice").at(-1);
-    expect(notice).toMatchObject({ _meta: { claudeCode: { kind: "max_turns" } } });
-    expect(notice?.title).toContain("maxTurns");
+    const [turns, budget] = await Promise.all([
+      newSession(e2e, withOptions({ maxTurns: 1 })),
+      newSession(e2e, withOptions({ maxBudgetUsd: 0.000001 })),
+    ]);
+    const answers = await Promise.all([
+      e2e.prompt(turns.sessionId, "Run echo."),
+      e2e.prompt(budget.sessionId, "Run echo."),
+    ]);
+    expect(answers).toMatchObject([
+      { stopReason: "max_turn_requests" },
+      { stopReason: "max_turn_requests" },
+    ]);
+    const turnsNotice = e2e.updates.of(turns.sessionId, "notice").at(-1);
+    expect(turnsNotice).toMatchObject({ _meta: { claudeCode: { kind: "max_turns" } } });
+    expect(turnsNotice?.title).toContain("maxTurns");
+    const budgetNotice = e2e.updates.of(budget.sessionId, "notice").at(-1);
+    expect(budgetNotice).toMatchObject({ _meta: { claudeCode: { kind: "max_budget" } } });
+    expect(budgetNotice?.title).toContain("maxBudgetUsd");
     // The session goes on.
-    expect(await e2e.prompt(sessionId, "Hi.")).toBeDefined();
-  });
-
-  it("maxBudgetUsd spent ends the prompt with max_turn_requests, not an error, and a notice says why", async () => {
-    const e2e = await startE2E({
-      scenario: toolThenText,
-      clientCapabilities: NOTICES,
-      permission: { answer: "select", optionId: "allow-once" },
-    });
-    const { sessionId } = await newSession(e2e, withOptions({ maxBudgetUsd: 0.000001 }));
-    expect(await e2e.prompt(sessionId, "Run echo.")).toMatchObject({
-      stopReason: "max_turn_requests",
-    });
-    const notice = e2e.updates.of(sessionId, "notice").at(-1);
-    expect(notice).toMatchObject({ _meta: { claudeCode: { kind: "max_budget" } } });
-    expect(notice?.title).toContain("maxBudgetUsd");
+    expect(await e2e.prompt(turns.sessionId, "Hi.")).toBeDefined();
   });
 
   it("options a client may not set are not applied; one notice names each with its reason", async () => {
