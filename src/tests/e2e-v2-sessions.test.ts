@@ -3,12 +3,27 @@
 // Code's real transcripts: cancel, close, resume with replay.
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { afterEach, describe, expect, it } from "vitest";
+import { systemText } from "../scripted-api/index.js";
 import { textTurn } from "./support/audit/project.js";
 import { startV2E2E, stopAllV2E2E } from "./support/e2e/v2.js";
 
 afterEach(stopAllV2E2E);
 
 describe("a v2 session with the real Claude Code", () => {
+  it("takes the system prompt RFD: advertised in initialize, and an override replaces Claude Code's prompt", async () => {
+    const e2e = await startV2E2E({ scenario: [textTurn("Omega here.")] });
+    const init = await e2e.initialize();
+    expect(init.capabilities?.session).toMatchObject({ systemPrompt: { mode: { override: {} } } });
+    const { sessionId } = await e2e.client.request(v2.methods.agent.session.new, {
+      cwd: e2e.cwd,
+      systemPrompt: { mode: "override", content: [{ type: "text", text: "You are Omega." }] },
+    });
+    expect((await e2e.prompt(sessionId, "Who?")).stopReason).toBe("end_turn");
+    const system = systemText(e2e.api.mainRequests().at(-1)!);
+    expect(system).toContain("You are Omega.");
+    expect(system).not.toContain("You are Claude Code");
+  });
+
   it("a prompt is answered with its message id, streams under Claude's message id, and ends idle end_turn; resume from the start replays it, then reports idle", async () => {
     const e2e = await startV2E2E({ scenario: [textTurn("Hello from Claude.")] });
     const { sessionId } = await e2e.newSession();
