@@ -18,6 +18,7 @@ export type {
   SDKAssistantMessage,
   SDKMessage,
   SDKPartialAssistantMessage,
+  SDKRateLimitInfo as RateLimitInfo,
   SDKResultMessage,
   SDKSystemMessage,
   SDKToolProgressMessage,

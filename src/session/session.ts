@@ -58,6 +58,7 @@ import { TurnQueue, userMessage } from "./turn-queue.js";
 import { UNFINISHED } from "./unfinished.js";
 import { PlanHandoffs } from "./plan-handoffs.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
+import { RateLimitReporter } from "./rate-limits.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import { StartupWatch, START_TIMEOUT_MS } from "./startup.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
@@ -112,6 +113,8 @@ export class Session {
   private readonly stream: StreamTranslator;
   private readonly canUseTool: CanUseTool;
   private readonly usage = new UsageTracker();
+  /** The subscription's limits Claude Code reports (rate-limits.ts). */
+  private readonly rateLimits = new RateLimitReporter();
   private readonly plans: PlanHandoffs;
   private configuration: SessionConfiguration | undefined;
   private initialization: ClaudeInitialization | undefined;
@@ -537,6 +540,11 @@ export class Session {
 
   /** A message that is neither a result nor a system message: session updates. */
   private async show(message: Exclude<SDKMessage, SystemMessage | SDKResultMessage>) {
+    if (message.type === "rate_limit_event") {
+      const notice = this.rateLimits.report(message.rate_limit_info);
+      if (notice) await this.send(() => this.options.client.sendNotice(notice));
+      return this.sendUsage(this.usage.update());
+    }
     const turn = this.turns.current?.isFinished ? undefined : this.turns.current;
     if (message.type === "assistant" && !message.parent_tool_use_id) {
       if (message.error && turn) turn.apiError = message.error;
@@ -602,7 +610,8 @@ export class Session {
   }
 
   private async sendUsage(usage: UsageUpdate | undefined): Promise<void> {
-    if (usage) await this.send(() => this.options.client.updateUsage(usage));
+    if (usage)
+      await this.send(() => this.options.client.updateUsage(this.rateLimits.withState(usage)));
   }
 
   /** A process that stopped answering is ended, and the session recovers as after a crash. */

@@ -1,0 +1,137 @@
+// A subscription's usage limits in words a person reads at a glance (Claude Code's own), one
+// warning per threshold crossed, and the state as data.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RateLimitInfo } from "../claude/types.js";
+import {
+  RateLimitReporter,
+  RateLimitWarnings,
+  percentUsed,
+  rateLimitMeta,
+  rateLimitSentence,
+  resetTime,
+} from "../session/rate-limits.js";
+
+beforeAll(() => {
+  process.env.TZ = "UTC";
+});
+
+const NOW = new Date(Date.UTC(2026, 11, 3, 18, 0));
+/** 9:43pm UTC the same day, in epoch seconds. */
+const TONIGHT = Date.UTC(2026, 11, 3, 21, 43) / 1000;
+const warning = (utilization: number, extra: Partial<RateLimitInfo> = {}): RateLimitInfo => ({
+  status: "allowed_warning",
+  rateLimitType: "five_hour",
+  utilization,
+  resetsAt: TONIGHT,
+  ...extra,
+});
+
+describe("the words", () => {
+  it("a warning names the share used, the window and when it resets", () => {
+    expect(rateLimitSentence(warning(0.92), NOW)).toBe(
+      "You've used 92% of your 5-hour limit \u00b7 resets 9:43pm (UTC)",
+    );
+  });
+
+  it("each window by Claude Code's name for it", () => {
+    expect(rateLimitSentence(warning(0.8, { rateLimitType: "seven_day" }), NOW)).toContain(
+      "of your weekly limit",
+    );
+    expect(rateLimitSentence(warning(0.8, { rateLimitType: "seven_day_opus" }), NOW)).toContain(
+      "of your Opus limit",
+    );
+  });
+
+  it("the limit hit says so; a reset on another day names the day", () => {
+    const nextWeek = Date.UTC(2026, 11, 8, 9, 5) / 1000;
+    expect(
+      rateLimitSentence(
+        { status: "rejected", rateLimitType: "seven_day", resetsAt: nextWeek },
+        NOW,
+      ),
+    ).toBe("You've hit your weekly limit \u00b7 resets Dec 8, 9:05am (UTC)");
+  });
+
+  it("without a utilization: over a threshold, or approaching the limit", () => {
+    expect(
+      rateLimitSentence(
+        { status: "allowed_warning", rateLimitType: "five_hour", surpassedThreshold: 0.75 },
+        NOW,
+      ),
+    ).toBe("Over 75% of your 5-hour limit used");
+    expect(rateLimitSentence({ status: "allowed_warning", rateLimitType: "five_hour" }, NOW)).toBe(
+      "Approaching 5-hour limit",
+    );
+  });
+
+  it("overage states: using extra usage, extra usage exhausted, credits required", () => {
+    expect(
+      rateLimitSentence(warning(1, { status: "rejected", isUsingOverage: true }), NOW),
+    ).toContain("now using extra usage");
+    expect(
+      rateLimitSentence(warning(1, { status: "rejected", overageStatus: "rejected" }), NOW),
+    ).toContain("extra usage exhausted");
+    expect(rateLimitSentence({ status: "rejected", errorCode: "credits_required" }, NOW)).toBe(
+      "Credits are required to go on",
+    );
+  });
+
+  it("percent used rounds as Claude Code does, and a reset time today has no date", () => {
+    expect(percentUsed(0.925)).toBe(92);
+    expect(percentUsed(0.999)).toBe(99);
+    expect(resetTime(TONIGHT, NOW)).toBe("9:43pm (UTC)");
+  });
+});
+
+describe("one warning per threshold crossed", () => {
+  it("92%, 93%, 94% of one window warn once; 100% hit is told; back to allowed, a new crossing warns again", () => {
+    const warnings = new RateLimitWarnings();
+    expect(warnings.observe(warning(0.92), NOW)?.severity).toBe("warning");
+    expect(warnings.observe(warning(0.93), NOW)).toBeUndefined();
+    expect(warnings.observe(warning(0.94), NOW)).toBeUndefined();
+    expect(warnings.observe(warning(1, { status: "rejected" }), NOW)).toMatchObject({
+      kind: "rate_limit_reached",
+      severity: "error",
+    });
+    expect(
+      warnings.observe({ status: "allowed", rateLimitType: "five_hour" }, NOW),
+    ).toBeUndefined();
+    expect(warnings.observe(warning(0.91), NOW)?.kind).toBe("rate_limit_warning");
+  });
+
+  it("an allowed state tells nothing", () => {
+    expect(
+      new RateLimitWarnings().observe(
+        { status: "allowed", rateLimitType: "five_hour", utilization: 0.1 },
+        NOW,
+      ),
+    ).toBeUndefined();
+  });
+});
+
+describe("the state as data", () => {
+  it("status, window, utilization and the reset as epoch seconds and ISO 8601; nothing undefined", () => {
+    expect(rateLimitMeta(warning(0.92))).toEqual({
+      status: "allowed_warning",
+      window: "five_hour",
+      utilization: 0.92,
+      percentUsed: 92,
+      resetsAt: TONIGHT,
+      resetsAtIso: "2026-12-03T21:43:00.000Z",
+    });
+  });
+
+  it("rides on every usage update once a state is known", () => {
+    const reporter = new RateLimitReporter();
+    const usage: { used: number; size: number; _meta?: Record<string, unknown> } = {
+      used: 10,
+      size: 100,
+    };
+    expect(reporter.withState(usage)).toEqual(usage);
+    reporter.report(warning(0.92), NOW);
+    expect(reporter.withState(usage)).toMatchObject({
+      used: 10,
+      _meta: { claudeCode: { rateLimit: { status: "allowed_warning", percentUsed: 92 } } },
+    });
+  });
+});
