@@ -1,6 +1,7 @@
 // Anthropic's error shapes, used for HTTP faults, SSE error events and the server's own 400/404s.
 import type { HttpFault } from "./types.js";
 import type { SseEvent } from "./sse.js";
+import { replyHeaders } from "./rate-limits.js";
 
 const ERROR_TYPES: Record<number, string> = {
   400: "invalid_request_error",
@@ -47,7 +48,11 @@ export function httpFaultResponse(fault: HttpFault): HttpErrorResponse {
   if (fault.status === 429 || fault.status === 529 || fault.retryAfterSeconds !== undefined) {
     headers["retry-after"] = String(fault.retryAfterSeconds ?? 1);
   }
-  return { status: fault.status, headers, body: errorBody(type, fault.message) };
+  return {
+    status: fault.status,
+    headers: { ...headers, ...replyHeaders(fault) },
+    body: errorBody(type, fault.message),
+  };
 }
 
 /** The `error` event the API sends when a stream fails after it has started. */

@@ -10,6 +10,7 @@ export {
 export { lastUserText, systemText, toolResults } from "./recording.js";
 export { classifyRequest } from "./side-requests.js";
 export { defaultSideReply } from "./side-reply.js";
+export { rateLimitHeaders } from "./rate-limits.js";
 export { turnToEvents, turnToMessage } from "./sse.js";
 export type { SseEvent, RenderContext } from "./sse.js";
 export type * from "./types.js";

@@ -67,6 +67,20 @@ const streamFault = z.discriminatedUnion("type", [
   }),
 ]);
 
+const rateLimitStatus = z.enum(["allowed", "allowed_warning", "rejected"]);
+const rateLimit = z.strictObject({
+  status: rateLimitStatus,
+  window: z.enum(["five_hour", "seven_day", "seven_day_overage_included", "overage"]),
+  utilization: z.number().min(0).max(1).optional(),
+  resetsAt: z.number().int().min(0).optional(),
+  surpassedThreshold: z.number().min(0).max(1).optional(),
+  overageStatus: rateLimitStatus.optional(),
+});
+const replyHeaders = {
+  rateLimit: rateLimit.optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+};
+
 const turn = z.strictObject({
   content: z.array(block).min(1),
   stopReason: stopReason.optional(),
@@ -75,6 +89,7 @@ const turn = z.strictObject({
   delayMs: z.number().min(0).optional(),
   firstByteDelayMs: z.number().min(0).optional(),
   fault: streamFault.optional(),
+  ...replyHeaders,
 });
 
 const httpFaultTurn = z.strictObject({
@@ -85,6 +100,7 @@ const httpFaultTurn = z.strictObject({
     errorType: z.string().optional(),
     retryAfterSeconds: z.number().min(0).optional(),
     repeat,
+    ...replyHeaders,
   }),
 });
 

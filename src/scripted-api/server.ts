@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { ScriptCursor } from "./cursor.js";
+import { replyHeaders } from "./rate-limits.js";
 import { defaultCutAfter, errorBody, httpFaultResponse, streamErrorEvent } from "./faults.js";
 import { Recorder } from "./recording.js";
 import { formatZodError, scriptTurnSchema, toScenario } from "./scenario.js";
@@ -119,6 +120,7 @@ export async function startScriptedApi(
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
+      ...replyHeaders(turn),
     });
     res.flushHeaders();
     const events = turnToEvents(turn, ctx);
@@ -168,7 +170,7 @@ export async function startScriptedApi(
       sendJson(res, type === "overloaded_error" ? 529 : 500, errorBody(type, turn.fault.message));
       return;
     }
-    res.writeHead(200, { "content-type": "application/json" });
+    res.writeHead(200, { "content-type": "application/json", ...replyHeaders(turn) });
     res.end(json);
   }
 

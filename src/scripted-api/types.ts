@@ -43,8 +43,31 @@ export interface UsageSpec {
   cache_read_input_tokens?: number;
 }
 
+export type RateLimitStatus = "allowed" | "allowed_warning" | "rejected";
+export type RateLimitWindow = "five_hour" | "seven_day" | "seven_day_overage_included" | "overage";
+
+/** One window's limiter reading, sent as the unified rate-limit headers (see rate-limits.ts). */
+export interface RateLimitSpec {
+  status: RateLimitStatus;
+  /** The representative claim: the window the status is about. */
+  window: RateLimitWindow;
+  /** Fraction of the window used, 0..1. */
+  utilization?: number;
+  /** When the window resets, epoch seconds. */
+  resetsAt?: number;
+  /** The warning threshold passed (e.g. 0.9); Claude Code warns when this is present. */
+  surpassedThreshold?: number;
+  overageStatus?: RateLimitStatus;
+}
+
+/** Extra response headers; explicit `headers` win over those `rateLimit` makes. */
+export interface ReplyHeaders {
+  rateLimit?: RateLimitSpec;
+  headers?: Record<string, string>;
+}
+
 /** Answer with an HTTP error (Anthropic error body) instead of a message. */
-export interface HttpFault {
+export interface HttpFault extends ReplyHeaders {
   type: "http";
   status: number;
   message?: string;
@@ -73,7 +96,7 @@ export interface StreamErrorFault {
   repeat?: number;
 }
 
-export interface Turn {
+export interface Turn extends ReplyHeaders {
   content: Block[];
   /** Default: "tool_use" when a tool_use block is present, else "end_turn". */
   stopReason?: StopReason;
