@@ -38,8 +38,12 @@ async function sandbox(): Promise<{ home: string; config: string; cwd: string }>
 
 type Auth = "oauth" | "api-key";
 
-/** Runs one prompt (retries off) through Claude Code against `turns` and returns every SDK message. */
-async function runClaude(script: ScriptTurn[] | ScriptedApi, auth: Auth): Promise<SDKMessage[]> {
+/** Runs one prompt (retries off unless asked) through Claude Code against `turns` and returns every SDK message. */
+async function runClaude(
+  script: ScriptTurn[] | ScriptedApi,
+  auth: Auth,
+  opts: { retries?: boolean } = {},
+): Promise<SDKMessage[]> {
   if (!CLAUDE) throw new Error("no Claude Code binary");
   const api = Array.isArray(script) ? await startScriptedApi(script) : script;
   cleanups.push(() => api.close());
@@ -58,7 +62,7 @@ async function runClaude(script: ScriptTurn[] | ScriptedApi, auth: Auth): Promis
           ? { CLAUDE_CODE_OAUTH_TOKEN: "test-oauth-token" }
           : { ANTHROPIC_API_KEY: "sk-test" }),
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        CLAUDE_CODE_MAX_RETRIES: "0",
+        ...(opts.retries ? {} : { CLAUDE_CODE_MAX_RETRIES: "0" }),
       },
       pathToClaudeCodeExecutable: CLAUDE,
       canUseTool: (_name, input) => Promise.resolve({ behavior: "allow", updatedInput: input }),
@@ -277,6 +281,56 @@ describe.skipIf(!CLAUDE)("real Claude Code and unified rate limits", { timeout: 
     });
     // Not retried: a usage limit does not lift in seconds.
     expect(api.mainRequests()).toHaveLength(1);
+  });
+
+  it("a 429 at the weekly limit is not retried even with retries on, and names the weekly limit", async () => {
+    const api = await startScriptedApi([
+      {
+        fault: {
+          type: "http",
+          status: 429,
+          message: "Error",
+          retryAfterSeconds: 0,
+          rateLimit: {
+            status: "rejected",
+            window: "seven_day",
+            utilization: 1,
+            resetsAt: resetsAt(),
+          },
+        },
+      },
+      text("Never played."),
+    ]);
+    const messages = await runClaude(api, "oauth", { retries: true });
+
+    expect(api.mainRequests()).toHaveLength(1);
+    expect(rateLimitEvents(messages)).toMatchObject([
+      { status: "rejected", rateLimitType: "seven_day" },
+    ]);
+    const weeklyText: unknown = expect.stringMatching(/^You've hit your weekly limit · resets /);
+    expect(messages.at(-1)).toMatchObject({ type: "result", is_error: true, result: weeklyText });
+  });
+
+  it("a top-level allowed_warning alone is reported as allowed late in the window, as a warning early in it (Claude Code's own threshold table)", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const bare = (at: number) =>
+      ({
+        status: "allowed_warning",
+        window: "five_hour",
+        utilization: 0.92,
+        resetsAt: at,
+      }) as const;
+    // 90% used with half an hour left is on pace; with three hours left it is not.
+    const late = await runClaude([{ ...text("One."), rateLimit: bare(now + 1800) }], "oauth");
+    const early = await runClaude([{ ...text("One."), rateLimit: bare(now + 3 * 3600) }], "oauth");
+
+    expect(rateLimitEvents(late)).toMatchObject([
+      { status: "allowed", rateLimitType: "five_hour" },
+    ]);
+    expect(rateLimitEvents(late)[0]).not.toHaveProperty("utilization");
+    expect(rateLimitEvents(early)).toMatchObject([
+      { status: "allowed_warning", rateLimitType: "five_hour", utilization: 0.92 },
+    ]);
   });
 
   it("with an API key instead of OAuth, no rate_limit_event is emitted", async () => {
