@@ -53,13 +53,21 @@ export class AuthRequiredError extends Error {
 
 /** The Anthropic API (or Claude Code on its behalf) failed the turn. */
 export class ClaudeTurnError extends Error {
-  override readonly name = "ClaudeTurnError";
+  override readonly name: string = "ClaudeTurnError";
   constructor(
     message: string,
     readonly data?: Record<string, unknown>,
   ) {
     super(message);
   }
+}
+
+/**
+ * A limit of the user's account ended the turn (a subscription's usage limit): its message
+ * is Claude Code's own sentence, sent as it is, and its data names the kind and the reset.
+ */
+export class ClaudeLimitError extends ClaudeTurnError {
+  override readonly name = "ClaudeLimitError";
 }
 
 /** The Claude Code process ended while a turn was running. */

@@ -2,6 +2,7 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import {
   AuthRequiredError,
   ClaudeExecutableNotFoundError,
+  ClaudeLimitError,
   ClaudeProcessExitedError,
   ClaudeTurnError,
   InvalidParamsError,
@@ -22,6 +23,8 @@ export function toRequestError(error: unknown): RequestError {
   if (error instanceof AuthRequiredError) {
     return RequestError.authRequired(undefined, authRequiredMessage(error.message));
   }
+  // Claude Code's sentence is the whole message: it is no internal error.
+  if (error instanceof ClaudeLimitError) return new RequestError(-32603, error.message, error.data);
   if (
     error instanceof ClaudeTurnError ||
     error instanceof ClaudeProcessExitedError ||

@@ -1,6 +1,6 @@
 import type { StopReason } from "@agentclientprotocol/sdk";
 import type { SDKAssistantMessage, SDKResultMessage } from "../claude/types.js";
-import { AuthRequiredError, ClaudeTurnError } from "../errors.js";
+import { AuthRequiredError, ClaudeLimitError, ClaudeTurnError } from "../errors.js";
 
 export type TurnOutcome = { stopReason: StopReason } | { error: Error };
 
@@ -18,8 +18,15 @@ export interface TurnFacts {
   apiError?: ClaudeApiError;
 }
 
+/** What the session knows of the account's limits when the turn ends (rate-limits.ts). */
+export type LimitState = Record<string, unknown> | undefined;
+
 /** How Claude Code's `result` message ends the ACP prompt. */
-export function outcomeOfResult(result: SDKResultMessage, facts: TurnFacts): TurnOutcome {
+export function outcomeOfResult(
+  result: SDKResultMessage,
+  facts: TurnFacts,
+  limits?: LimitState,
+): TurnOutcome {
   if (facts.cancelRequested) return { stopReason: "cancelled" };
   switch (result.subtype) {
     case "success":
@@ -27,7 +34,7 @@ export function outcomeOfResult(result: SDKResultMessage, facts: TurnFacts): Tur
       // for ACP they are ordinary ends of a turn.
       if (result.stop_reason === "refusal") return { stopReason: "refusal" };
       if (facts.apiError === "max_output_tokens") return { stopReason: "max_tokens" };
-      if (result.is_error) return { error: turnError(result.result, facts.apiError) };
+      if (result.is_error) return { error: turnError(result.result, facts.apiError, limits) };
       return { stopReason: stopReasonOf(result.stop_reason) };
     // The client's limits end the turn as ordinary stops; a notice says which (notices.ts).
     case "error_max_turns":
@@ -54,8 +61,17 @@ function stopReasonOf(reason: string | null): StopReason {
   }
 }
 
-function turnError(message: string, apiError: ClaudeApiError | undefined): Error {
+function turnError(
+  message: string,
+  apiError: ClaudeApiError | undefined,
+  limits?: LimitState,
+): Error {
   const text = message.trim() || "Claude Code ended the turn with an error.";
   if (apiError && AUTH_ERRORS.has(apiError)) return new AuthRequiredError(text);
+  // A usage limit: Claude Code's sentence ("You've hit your 5-hour limit · resets …"), the
+  // kind and the limit's state (its window and reset) for the client.
+  if (apiError === "rate_limit") {
+    return new ClaudeLimitError(text, { error: apiError, kind: "rate_limit", ...limits });
+  }
   return new ClaudeTurnError(text, apiError ? { error: apiError } : undefined);
 }

@@ -137,6 +137,11 @@ export class RateLimitReporter {
     return this.warnings.observe(info, now);
   }
 
+  /** The latest state, as data (see rateLimitMeta); none reported yet: undefined. */
+  get state(): Record<string, unknown> | undefined {
+    return this.latest;
+  }
+
   /** A usage update carrying the latest state in `_meta.claudeCode.rateLimit`. */
   withState<U extends { _meta?: Record<string, unknown> | null }>(usage: U): U {
     if (!this.latest) return usage;

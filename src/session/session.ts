@@ -577,7 +577,7 @@ export class Session {
     if (!turn.isSettled) await this.sendUsage(this.usage.update());
     const limit = limitNotice(result, this.options.setup.options);
     if (limit) await this.send(() => this.options.client.sendNotice(limit));
-    await this.turns.settle(turn, outcomeOfResult(result, turn));
+    await this.turns.settle(turn, outcomeOfResult(result, turn, this.rateLimits.state));
     turn.finish();
     if (!command) void this.followModel();
     this.titles.afterTurn();

@@ -1,7 +1,10 @@
 // A subscription's usage limits in words a person reads at a glance (Claude Code's own), one
 // warning per threshold crossed, and the state as data.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RateLimitInfo } from "../claude/types.js";
+import { toRequestError } from "../acp/errors.js";
+import type { RateLimitInfo, SDKResultMessage } from "../claude/types.js";
+import { ClaudeLimitError } from "../errors.js";
+import { outcomeOfResult } from "../session/outcome.js";
 import {
   RateLimitReporter,
   RateLimitWarnings,
@@ -133,5 +136,42 @@ describe("the state as data", () => {
       used: 10,
       _meta: { claudeCode: { rateLimit: { status: "allowed_warning", percentUsed: 92 } } },
     });
+  });
+});
+
+describe("a turn ended by a usage limit", () => {
+  const limited = {
+    type: "result",
+    subtype: "success",
+    is_error: true,
+    result: "You've hit your 5-hour limit \u00b7 resets 9:43pm (UTC)",
+  } as unknown as SDKResultMessage;
+
+  it("fails with Claude Code's sentence as the whole message, the kind and the limit's state in data", () => {
+    const state = rateLimitMeta(warning(1, { status: "rejected" }));
+    const outcome = outcomeOfResult(
+      limited,
+      { cancelRequested: false, apiError: "rate_limit" },
+      state,
+    );
+    expect("error" in outcome && outcome.error).toBeInstanceOf(ClaudeLimitError);
+    const wire = toRequestError("error" in outcome ? outcome.error : undefined);
+    expect(wire.code).toBe(-32603);
+    expect(wire.message).toBe("You've hit your 5-hour limit \u00b7 resets 9:43pm (UTC)");
+    expect(wire.data).toMatchObject({
+      kind: "rate_limit",
+      status: "rejected",
+      window: "five_hour",
+    });
+  });
+
+  it("another API error keeps its internal error", () => {
+    const outcome = outcomeOfResult({ ...limited, result: "Overloaded" } as SDKResultMessage, {
+      cancelRequested: false,
+      apiError: "server_error",
+    });
+    expect(toRequestError("error" in outcome ? outcome.error : undefined).message).toBe(
+      "Internal error: Overloaded",
+    );
   });
 });

@@ -1,0 +1,97 @@
+// End-to-end: a subscriber's usage limits with the real Claude Code, signed in with an OAuth
+// token against the scripted API answering with Anthropic's unified rate-limit headers. A
+// warning is one notice in Claude Code's words and the state rides on usage_update; a limit
+// hit ends the prompt with Claude Code's sentence (no "Internal error"), its kind and reset in
+// the data, shown in the conversation too; the next prompt after the reset works.
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { startE2E, stopAllE2E } from "./support/e2e/index.js";
+
+afterEach(stopAllE2E);
+
+/** Signed in with a subscription: Claude Code reports limits only then. */
+const SUBSCRIBER = { CLAUDE_CODE_OAUTH_TOKEN: "test-oauth-token", ANTHROPIC_API_KEY: undefined };
+const NOTICES: ClientCapabilities = { session: { notices: {} } };
+/** Three hours from now: Claude Code warns at 90% of a 5-hour window that has that much left. */
+const resetsAt = () => Math.round(Date.now() / 1000) + 3 * 3600;
+
+describe("a subscription's usage limits", () => {
+  it("92% of the 5-hour window: one warning notice in Claude Code's words, however many replies follow, and usage_update carries the state", async () => {
+    const reset = resetsAt();
+    const warn = (utilization: number) => ({
+      content: [{ type: "text" as const, text: "Hi." }],
+      rateLimit: {
+        status: "allowed_warning" as const,
+        window: "five_hour" as const,
+        utilization,
+        resetsAt: reset,
+        surpassedThreshold: 0.9,
+      },
+    });
+    const e2e = await startE2E({
+      scenario: [warn(0.92), warn(0.93), warn(0.94)],
+      env: SUBSCRIBER,
+      clientCapabilities: NOTICES,
+    });
+    const { sessionId } = await e2e.newSession();
+    for (const prompt of ["One.", "Two.", "Three."]) {
+      expect(await e2e.prompt(sessionId, prompt)).toMatchObject({ stopReason: "end_turn" });
+    }
+
+    const warnings = e2e.updates
+      .of(sessionId, "notice")
+      .filter((n) => (n._meta?.claudeCode as { kind?: string }).kind === "rate_limit_warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ severity: "warning" });
+    expect(warnings[0]?.title).toMatch(/^You've used 92% of your 5-hour limit · resets .+ \(.+\)$/);
+    const usage = e2e.updates.of(sessionId, "usage_update").at(-1);
+    expect(usage?._meta).toMatchObject({
+      claudeCode: {
+        rateLimit: {
+          status: "allowed_warning",
+          window: "five_hour",
+          resetsAt: reset,
+          resetsAtIso: new Date(reset * 1000).toISOString(),
+        },
+      },
+    });
+  });
+
+  it("the limit hit ends the prompt with Claude Code's sentence and the kind and reset in data, shown as an error notice; the next prompt after the reset works, with nothing retried", async () => {
+    const reset = resetsAt();
+    const e2e = await startE2E({
+      scenario: [
+        {
+          fault: {
+            type: "http",
+            status: 429,
+            rateLimit: { status: "rejected", window: "five_hour", utilization: 1, resetsAt: reset },
+          },
+        },
+        {
+          content: [{ type: "text", text: "Back." }],
+          rateLimit: { status: "allowed", window: "five_hour", utilization: 0.01, resetsAt: reset },
+        },
+      ],
+      env: SUBSCRIBER,
+      clientCapabilities: NOTICES,
+    });
+    const { sessionId } = await e2e.newSession();
+
+    const error = await e2e.prompt(sessionId, "Hi.").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestError);
+    const { code, message, data } = error as RequestError;
+    expect(code).toBe(-32603);
+    expect(message).toMatch(/^You've hit your 5-hour limit · resets /);
+    expect(data).toMatchObject({ kind: "rate_limit", window: "five_hour", resetsAt: reset });
+    const reached = e2e.updates
+      .of(sessionId, "notice")
+      .find((n) => (n._meta?.claudeCode as { kind?: string }).kind === "rate_limit_reached");
+    expect(reached).toMatchObject({ severity: "error" });
+    expect(reached?.title).toMatch(/^You've hit your 5-hour limit · resets /);
+    expect(e2e.api.requests.filter((r) => r.kind === "main")).toHaveLength(1);
+
+    expect(await e2e.prompt(sessionId, "Again.")).toMatchObject({ stopReason: "end_turn" });
+  });
+});
