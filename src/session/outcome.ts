@@ -68,9 +68,10 @@ function turnError(
 ): Error {
   const text = message.trim() || "Claude Code ended the turn with an error.";
   if (apiError && AUTH_ERRORS.has(apiError)) return new AuthRequiredError(text);
-  // A usage limit: Claude Code's sentence ("You've hit your 5-hour limit · resets …"), the
-  // kind and the limit's state (its window and reset) for the client.
-  if (apiError === "rate_limit") {
+  // A subscription's usage limit (Claude Code reported it rejected): Claude Code's sentence
+  // ("You've hit your 5-hour limit · resets …"), the kind and the limit's state (its window
+  // and reset) for the client. An API rate limit without that state stays a turn error.
+  if (apiError === "rate_limit" && limits?.status === "rejected") {
     return new ClaudeLimitError(text, { error: apiError, kind: "rate_limit", ...limits });
   }
   return new ClaudeTurnError(text, apiError ? { error: apiError } : undefined);
