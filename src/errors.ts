@@ -49,6 +49,13 @@ export class SessionNotFoundError extends Error {
  */
 export class AuthRequiredError extends Error {
   override readonly name = "AuthRequiredError";
+  constructor(
+    message: string,
+    /** What failed (`{ error, kind }` when the API rejected the credentials). */
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
 }
 
 /** The Anthropic API (or Claude Code on its behalf) failed the turn. */
@@ -63,11 +70,12 @@ export class ClaudeTurnError extends Error {
 }
 
 /**
- * A limit of the user's account ended the turn (a subscription's usage limit): its message
- * is Claude Code's own sentence, sent as it is, and its data names the kind and the reset.
+ * The user's account ended the turn (a usage limit, billing, a hold, a verification): its
+ * message is Claude Code's own sentence, sent as it is, and its data names the kind (and for
+ * a usage limit, the reset). No internal error.
  */
-export class ClaudeLimitError extends ClaudeTurnError {
-  override readonly name = "ClaudeLimitError";
+export class ClaudeAccountError extends ClaudeTurnError {
+  override readonly name = "ClaudeAccountError";
 }
 
 /** The Claude Code process ended while a turn was running. */

@@ -2,7 +2,7 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import {
   AuthRequiredError,
   ClaudeExecutableNotFoundError,
-  ClaudeLimitError,
+  ClaudeAccountError,
   ClaudeProcessExitedError,
   ClaudeTurnError,
   InvalidParamsError,
@@ -21,10 +21,11 @@ export function toRequestError(error: unknown): RequestError {
     return RequestError.sessionNotFound(error.sessionId);
   }
   if (error instanceof AuthRequiredError) {
-    return RequestError.authRequired(undefined, authRequiredMessage(error.message));
+    return RequestError.authRequired(error.data, authRequiredMessage(error.message));
   }
   // Claude Code's sentence is the whole message: it is no internal error.
-  if (error instanceof ClaudeLimitError) return new RequestError(-32603, error.message, error.data);
+  if (error instanceof ClaudeAccountError)
+    return new RequestError(-32603, error.message, error.data);
   if (
     error instanceof ClaudeTurnError ||
     error instanceof ClaudeProcessExitedError ||

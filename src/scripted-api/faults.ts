@@ -31,8 +31,13 @@ export function errorTypeForStatus(status: number): string {
   return ERROR_TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
 }
 
-export function errorBody(type: string, message?: string): Record<string, unknown> {
-  return { type: "error", error: { type, message: message ?? MESSAGES[type] ?? type } };
+export function errorBody(
+  type: string,
+  message?: string,
+  details?: Record<string, unknown>,
+): Record<string, unknown> {
+  const error = { type, message: message ?? MESSAGES[type] ?? type };
+  return { type: "error", error: details ? { ...error, details } : error };
 }
 
 export interface HttpErrorResponse {
@@ -51,7 +56,7 @@ export function httpFaultResponse(fault: HttpFault): HttpErrorResponse {
   return {
     status: fault.status,
     headers: { ...headers, ...replyHeaders(fault) },
-    body: errorBody(type, fault.message),
+    body: errorBody(type, fault.message, fault.details),
   };
 }
 

@@ -98,6 +98,7 @@ const httpFaultTurn = z.strictObject({
     status: z.number().int().min(400).max(599),
     message: z.string().optional(),
     errorType: z.string().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
     retryAfterSeconds: z.number().min(0).optional(),
     repeat,
     ...replyHeaders,

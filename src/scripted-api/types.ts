@@ -73,6 +73,8 @@ export interface HttpFault extends ReplyHeaders {
   message?: string;
   /** Overrides the error type derived from the status (e.g. "overloaded_error"). */
   errorType?: string;
+  /** The error body's `error.details` (e.g. `{ error_code: "verification_required" }`). */
+  details?: Record<string, unknown>;
   /** Seconds for the retry-after header (sent on 429 and 529; default 1). */
   retryAfterSeconds?: number;
   /** Consecutive main requests answered with this fault (default 1). */

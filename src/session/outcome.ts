@@ -1,16 +1,9 @@
 import type { StopReason } from "@agentclientprotocol/sdk";
-import type { SDKAssistantMessage, SDKResultMessage } from "../claude/types.js";
-import { AuthRequiredError, ClaudeLimitError, ClaudeTurnError } from "../errors.js";
+import type { SDKResultMessage } from "../claude/types.js";
+import { AuthRequiredError, ClaudeAccountError, ClaudeTurnError } from "../errors.js";
+import { apiErrorClass, type ClaudeApiError } from "./account-errors.js";
 
 export type TurnOutcome = { stopReason: StopReason } | { error: Error };
-
-export type ClaudeApiError = NonNullable<SDKAssistantMessage["error"]>;
-
-/** API errors that mean the credentials are missing or rejected. */
-const AUTH_ERRORS: ReadonlySet<ClaudeApiError> = new Set<ClaudeApiError>([
-  "authentication_failed",
-  "oauth_org_not_allowed",
-]);
 
 export interface TurnFacts {
   cancelRequested: boolean;
@@ -67,12 +60,17 @@ function turnError(
   limits?: LimitState,
 ): Error {
   const text = message.trim() || "Claude Code ended the turn with an error.";
-  if (apiError && AUTH_ERRORS.has(apiError)) return new AuthRequiredError(text);
-  // A subscription's usage limit (Claude Code reported it rejected): Claude Code's sentence
-  // ("You've hit your 5-hour limit · resets …"), the kind and the limit's state (its window
-  // and reset) for the client. An API rate limit without that state stays a turn error.
-  if (apiError === "rate_limit" && limits?.status === "rejected") {
-    return new ClaudeLimitError(text, { error: apiError, kind: "rate_limit", ...limits });
+  if (!apiError) return new ClaudeTurnError(text);
+  // A subscription's usage limit is the account's only when Claude Code reported it rejected
+  // ("You've hit your 5-hour limit · resets …"): the limit's state (window, reset) rides along.
+  const rejected = apiError === "rate_limit" && limits?.status === "rejected";
+  const { family, message: sentence, data } = apiErrorClass(apiError, text, rejected);
+  switch (family) {
+    case "auth":
+      return new AuthRequiredError(sentence, data);
+    case "account":
+      return new ClaudeAccountError(sentence, rejected ? { ...data, ...limits } : data);
+    case "turn":
+      return new ClaudeTurnError(sentence, data);
   }
-  return new ClaudeTurnError(text, apiError ? { error: apiError } : undefined);
 }

@@ -3,7 +3,8 @@ import type { Usage } from "@agentclientprotocol/sdk/unstable";
 import { deferred } from "../util/deferred.js";
 import type { SDKResultMessage, UserContentBlock } from "../claude/types.js";
 import type { PlanHandoff } from "../plan/handoff.js";
-import type { ClaudeApiError, TurnOutcome } from "./outcome.js";
+import type { ClaudeApiError } from "./account-errors.js";
+import type { TurnOutcome } from "./outcome.js";
 
 /**
  * One ACP prompt while it runs. The client's answer (`outcome`) can settle before

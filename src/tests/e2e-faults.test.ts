@@ -23,21 +23,26 @@ function expectNoErrorText(e2e: E2E, sessionId: string): void {
 }
 
 describe("HTTP errors from the API", () => {
-  // `data.error` is Claude Code's classification of the failure.
-  const cases: Array<{ fault: HttpFault; says: string | RegExp; kind: string }> = [
-    { fault: { type: "http", status: 529 }, says: "529 Overloaded", kind: "server_error" },
+  // `data.error` is Claude Code's classification of the failure, `kind` the agent's
+  // (account-errors.ts), `status` the HTTP status Claude Code's sentence names.
+  const cases: Array<{ fault: HttpFault; says: string | RegExp; data: Record<string, unknown> }> = [
+    {
+      fault: { type: "http", status: 529 },
+      says: "529 Overloaded",
+      data: { error: "server_error", kind: "overloaded", status: 529 },
+    },
     {
       fault: { type: "http", status: 500, message: "Scripted internal failure" },
       says: "500 Scripted internal failure",
-      kind: "server_error",
+      data: { error: "server_error", kind: "server_error", status: 500 },
     },
     {
       fault: { type: "http", status: 429, retryAfterSeconds: 0 },
       says: /429.*Number of request tokens has exceeded your per-minute rate limit/,
-      kind: "rate_limit",
+      data: { error: "rate_limit", kind: "rate_limit", status: 429 },
     },
   ];
-  for (const { fault, says, kind } of cases) {
+  for (const { fault, says, data } of cases) {
     it(`ends the prompt with a JSON-RPC error carrying Anthropic's message on ${fault.status}, and the next prompt works`, async () => {
       const e2e = await startE2E({ scenario: [{ fault }, RECOVERED] });
       const { sessionId } = await e2e.newSession();
@@ -46,7 +51,7 @@ describe("HTTP errors from the API", () => {
 
       expect(error.code).toBe(-32603);
       expect(error.message).toMatch(says);
-      expect(error.data).toEqual({ error: kind });
+      expect(error.data).toEqual(data);
       expect(e2e.api.mainRequests()).toHaveLength(1); // no retries
       expectNoErrorText(e2e, sessionId);
       await expectNextPromptWorks(e2e, sessionId);

@@ -2,7 +2,9 @@
 // token against the scripted API answering with Anthropic's unified rate-limit headers. A
 // warning is one notice in Claude Code's words and the state rides on usage_update; a limit
 // hit ends the prompt with Claude Code's sentence (no "Internal error"), its kind and reset in
-// the data, shown in the conversation too; the next prompt after the reset works.
+// the data, shown in the conversation too; the next prompt after the reset works. The account's
+// other errors (billing, a verification, an organization that disallows the login) and an
+// overloaded API end the prompt the same clear way, each with its kind.
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -92,6 +94,81 @@ describe("a subscription's usage limits", () => {
     expect(reached?.title).toMatch(/^You've hit your 5-hour limit · resets /);
     expect(e2e.api.requests.filter((r) => r.kind === "main")).toHaveLength(1);
 
+    expect(await e2e.prompt(sessionId, "Again.")).toMatchObject({ stopReason: "end_turn" });
+  });
+});
+
+describe("the account's other errors", () => {
+  it("billing, a verification, an overloaded API and an organization that disallows the login each end the prompt with a clear sentence, a kind in data and what to do; the session goes on", async () => {
+    const e2e = await startE2E({
+      scenario: [
+        {
+          fault: {
+            type: "http",
+            status: 400,
+            message: "Your credit balance is too low to access the Anthropic API.",
+          },
+        },
+        {
+          fault: {
+            type: "http",
+            status: 403,
+            message: "Verify your identity to keep using Claude: https://claude.ai/verify",
+            details: { error_code: "verification_required" },
+          },
+        },
+        { fault: { type: "http", status: 529 } },
+        {
+          fault: {
+            type: "http",
+            status: 403,
+            message: "OAuth authentication is currently not allowed for this organization.",
+          },
+        },
+        { content: [{ type: "text", text: "Back." }] },
+      ],
+      env: { ...SUBSCRIBER, CLAUDE_CODE_MAX_RETRIES: "0" },
+      clientCapabilities: NOTICES,
+    });
+    const { sessionId } = await e2e.newSession();
+    const fail = async (prompt: string) => {
+      const error = await e2e.prompt(sessionId, prompt).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestError);
+      return error as RequestError;
+    };
+
+    const billing = await fail("One.");
+    expect(billing.code).toBe(-32603);
+    expect(billing.message).toBe(
+      "Credit balance is too low · Add credits at https://platform.claude.com/settings/billing, or log in with another account",
+    );
+    expect(billing.data).toEqual({ error: "billing_error", kind: "billing" });
+
+    const verify = await fail("Two.");
+    expect(verify.message).toBe(
+      "API Error: Verify your identity to keep using Claude: https://claude.ai/verify",
+    );
+    expect(verify.data).toMatchObject({ kind: "verification_required" });
+
+    const overloaded = await fail("Three.");
+    expect(overloaded.message).toMatch(/^Internal error: API Error: 529 Overloaded/);
+    expect(overloaded.data).toEqual({ error: "server_error", kind: "overloaded", status: 529 });
+
+    const org = await fail("Four.");
+    expect(org.code).toBe(-32000);
+    expect(org.message).toMatch(/organization has disabled Claude subscription access/);
+    expect(org.message).toMatch(/login action \(Claude account or Anthropic Console\)/);
+    expect(org.data).toEqual({ error: "oauth_org_not_allowed", kind: "org_not_allowed" });
+
+    // The account's own errors are shown in the conversation; the others are not its.
+    const shown = e2e.updates
+      .of(sessionId, "notice")
+      .filter((n) => n.severity === "error")
+      .map((n) => [(n._meta?.claudeCode as { kind?: string }).kind, n.title]);
+    expect(shown).toEqual([
+      ["billing", billing.message],
+      ["verification_required", verify.message],
+    ]);
     expect(await e2e.prompt(sessionId, "Again.")).toMatchObject({ stopReason: "end_turn" });
   });
 });

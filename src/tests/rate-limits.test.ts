@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { toRequestError } from "../acp/errors.js";
 import type { RateLimitInfo, SDKResultMessage } from "../claude/types.js";
-import { ClaudeLimitError } from "../errors.js";
+import { ClaudeAccountError } from "../errors.js";
 import { outcomeOfResult } from "../session/outcome.js";
 import {
   RateLimitReporter,
@@ -154,7 +154,7 @@ describe("a turn ended by a usage limit", () => {
       { cancelRequested: false, apiError: "rate_limit" },
       state,
     );
-    expect("error" in outcome && outcome.error).toBeInstanceOf(ClaudeLimitError);
+    expect("error" in outcome && outcome.error).toBeInstanceOf(ClaudeAccountError);
     const wire = toRequestError("error" in outcome ? outcome.error : undefined);
     expect(wire.code).toBe(-32603);
     expect(wire.message).toBe("You've hit your 5-hour limit \u00b7 resets 9:43pm (UTC)");
