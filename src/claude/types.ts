@@ -29,6 +29,9 @@ export type {
 
 import type { CanUseTool, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 
+/** The model Claude Code names on messages it makes up itself (API errors, `/usage`). */
+export const SYNTHETIC_MODEL = "<synthetic>";
+
 /** The third argument of `canUseTool`: what Claude Code tells us about one permission ask. */
 export type CanUseToolContext = Parameters<CanUseTool>[2];
 

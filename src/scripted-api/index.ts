@@ -14,3 +14,5 @@ export { rateLimitHeaders } from "./rate-limits.js";
 export { turnToEvents, turnToMessage } from "./sse.js";
 export type { SseEvent, RenderContext } from "./sse.js";
 export type * from "./types.js";
+export { ACCOUNT_HOST, startAccountApi } from "./account-api.js";
+export type { AccountApi, AccountApiOptions, PlanWindow } from "./account-api.js";

@@ -67,6 +67,26 @@ export function rateLimitSentence(info: RateLimitInfo, now: Date = new Date()): 
   return [head, resets, overage].filter(Boolean).join(" \u00b7 ");
 }
 
+/**
+ * One window as a line of `/usage` ("5-hour limit: 92% used · resets 9:43pm (UTC)"), from
+ * what a reply's headers said of it; Claude Code reports no share of an allowed window.
+ */
+export function windowLine(info: RateLimitInfo, now: Date = new Date()): string | undefined {
+  const window = info.rateLimitType;
+  if (!window) return undefined;
+  const name = WINDOW_NAMES[window];
+  const percent = percentUsed(info.utilization);
+  const state =
+    info.status === "rejected"
+      ? "limit reached"
+      : percent !== undefined
+        ? `${percent}% used`
+        : "below the warning level";
+  const resets = info.resetsAt ? `resets ${resetTime(info.resetsAt, now)}` : undefined;
+  const line = [state, resets].filter(Boolean).join(" \u00b7 ");
+  return `${name[0]?.toUpperCase()}${name.slice(1)}: ${line}`;
+}
+
 /** Seconds since the epoch as ISO 8601, for the `_meta` that carries both. */
 const iso = (seconds: number | undefined) =>
   seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
@@ -130,11 +150,18 @@ export class RateLimitWarnings {
 export class RateLimitReporter {
   private readonly warnings = new RateLimitWarnings();
   private latest: Record<string, unknown> | undefined;
+  private readonly byWindow = new Map<string, RateLimitInfo>();
 
   /** Claude Code reported a state: the notice to send, if any. */
   report(info: RateLimitInfo, now: Date = new Date()): ClaudeNotice | undefined {
     this.latest = rateLimitMeta(info);
+    if (info.rateLimitType) this.byWindow.set(info.rateLimitType, info);
     return this.warnings.observe(info, now);
+  }
+
+  /** The latest state of each window reported so far, in the order first reported. */
+  get windows(): RateLimitInfo[] {
+    return [...this.byWindow.values()];
   }
 
   /** The latest state, as data (see rateLimitMeta); none reported yet: undefined. */

@@ -18,6 +18,7 @@ import type {
   SDKResultMessage,
   UserContentBlock,
 } from "../claude/types.js";
+import { SYNTHETIC_MODEL } from "../claude/types.js";
 import {
   ClaudeNotRespondingError,
   ClaudeProcessExitedError,
@@ -60,12 +61,10 @@ import { PlanHandoffs } from "./plan-handoffs.js";
 import { addTurnUsage, UsageTracker } from "./usage.js";
 import { accountErrorNotice } from "./account-errors.js";
 import { RateLimitReporter } from "./rate-limits.js";
+import { UsageCommand } from "./usage-command.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import { StartupWatch, START_TIMEOUT_MS } from "./startup.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
-
-/** The model name Claude Code gives the messages it makes up itself (API errors). */
-const SYNTHETIC_MODEL = "<synthetic>";
 
 export interface SessionOptions {
   id: string;
@@ -116,6 +115,7 @@ export class Session {
   private readonly usage = new UsageTracker();
   /** The subscription's limits Claude Code reports (rate-limits.ts). */
   private readonly rateLimits = new RateLimitReporter();
+  private readonly usageCommand = new UsageCommand();
   private readonly plans: PlanHandoffs;
   private configuration: SessionConfiguration | undefined;
   private initialization: ClaudeInitialization | undefined;
@@ -554,6 +554,7 @@ export class Session {
       // In a turn Claude Code started itself, its result's notice carries the error.
       if (message.error && message.message.model === SYNTHETIC_MODEL) return;
       this.plans.observe(message.message.content);
+      this.usageCommand.observe(message);
     }
     await this.send(() => this.stream.handle(message));
     if (message.type === "user") await this.send(() => this.subagents.toolResults(message));
@@ -575,6 +576,9 @@ export class Session {
     // (`/model` must show when its turn ends), after it otherwise (a fallback).
     const command = isSlashCommand(turn.prompt);
     if (command) await this.followModel();
+    const usage = this.usageCommand.addendum(result, this.rateLimits.windows);
+    if (usage)
+      await this.send(() => this.options.client.sendAgentText(usage.text, usage.messageId));
     if (!turn.isSettled) await this.sendUsage(this.usage.update());
     const limit = limitNotice(result, this.options.setup.options);
     if (limit) await this.send(() => this.options.client.sendNotice(limit));

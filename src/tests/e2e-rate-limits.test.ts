@@ -19,7 +19,7 @@ const NOTICES: ClientCapabilities = { session: { notices: {} } };
 const resetsAt = () => Math.round(Date.now() / 1000) + 3 * 3600;
 
 describe("a subscription's usage limits", () => {
-  it("92% of the 5-hour window: one warning notice in Claude Code's words, however many replies follow, and usage_update carries the state", async () => {
+  it("92% of the 5-hour window: one warning notice in Claude Code's words, however many replies follow, usage_update carries the state, and /usage lists the window", async () => {
     const reset = resetsAt();
     const warn = (utilization: number) => ({
       content: [{ type: "text" as const, text: "Hi." }],
@@ -58,6 +58,18 @@ describe("a subscription's usage limits", () => {
         },
       },
     });
+
+    // Signed in by token, Claude Code cannot read the plan from claude.ai: its `/usage` says
+    // the cost, and the reply gains the windows the replies reported (as its terminal UI).
+    const before = e2e.updates.of(sessionId, "agent_message_chunk").length;
+    expect(await e2e.prompt(sessionId, "/usage")).toMatchObject({ stopReason: "end_turn" });
+    const reply = e2e.updates.of(sessionId, "agent_message_chunk").slice(before);
+    const text = reply.map((c) => (c.content.type === "text" ? c.content.text : "")).join("");
+    expect(text).toMatch(/^Estimated cost: /);
+    expect(text).toMatch(
+      /\n\nPlan limits, as the last replies reported them:\n5-hour limit: 94% used · resets .+ \(.+\)$/,
+    );
+    expect(new Set(reply.map((c) => c.messageId)).size).toBe(1);
   });
 
   it("the limit hit ends the prompt with Claude Code's sentence and the kind and reset in data, shown as an error notice; the next prompt after the reset works, with nothing retried", async () => {

@@ -2,7 +2,7 @@
 // warning per threshold crossed, and the state as data.
 import { beforeAll, describe, expect, it } from "vitest";
 import { toRequestError } from "../acp/errors.js";
-import type { RateLimitInfo, SDKResultMessage } from "../claude/types.js";
+import type { RateLimitInfo, SDKAssistantMessage, SDKResultMessage } from "../claude/types.js";
 import { ClaudeAccountError } from "../errors.js";
 import { outcomeOfResult } from "../session/outcome.js";
 import {
@@ -12,7 +12,9 @@ import {
   rateLimitMeta,
   rateLimitSentence,
   resetTime,
+  windowLine,
 } from "../session/rate-limits.js";
+import { UsageCommand } from "../session/usage-command.js";
 
 beforeAll(() => {
   process.env.TZ = "UTC";
@@ -173,5 +175,63 @@ describe("a turn ended by a usage limit", () => {
     expect(toRequestError("error" in outcome ? outcome.error : undefined).message).toBe(
       "Internal error: Overloaded",
     );
+  });
+});
+
+describe("/usage without the plan from claude.ai", () => {
+  const usageReply = (limits?: unknown[]) =>
+    ({
+      type: "assistant",
+      parent_tool_use_id: null,
+      message: { id: "reply-1", model: "<synthetic>", content: [] },
+      ...(limits ? { usage_report: { rate_limits: { limits } } } : {}),
+    }) as unknown as SDKAssistantMessage;
+  const result = (local_command?: string) =>
+    ({ type: "result", subtype: "success", result: "", local_command }) as SDKResultMessage;
+
+  it("each window the replies reported is one line in Claude Code's words", () => {
+    expect(windowLine(warning(0.92), NOW)).toBe(
+      "5-hour limit: 92% used \u00b7 resets 9:43pm (UTC)",
+    );
+    expect(
+      windowLine(
+        warning(1, { status: "rejected", rateLimitType: "seven_day", resetsAt: TONIGHT + 86400 }),
+        NOW,
+      ),
+    ).toBe("Weekly limit: limit reached \u00b7 resets Dec 4, 9:43pm (UTC)");
+    expect(windowLine({ status: "allowed", rateLimitType: "five_hour" }, NOW)).toBe(
+      "5-hour limit: below the warning level",
+    );
+  });
+
+  it("/usage's reply gains the windows, in the same message, when Claude Code listed none", () => {
+    const command = new UsageCommand();
+    command.observe(usageReply());
+    expect(command.addendum(result("usage"), [warning(0.92)], NOW)).toEqual({
+      messageId: "reply-1",
+      text: "\n\nPlan limits, as the last replies reported them:\n5-hour limit: 92% used \u00b7 resets 9:43pm (UTC)",
+    });
+  });
+
+  it("nothing is added when Claude Code listed the plan's rows, when no window was reported, or after another command", () => {
+    const command = new UsageCommand();
+    command.observe(usageReply([{ kind: "session", percent: 42 }]));
+    expect(command.addendum(result("usage"), [warning(0.92)], NOW)).toBeUndefined();
+    command.observe(usageReply());
+    expect(command.addendum(result("usage"), [], NOW)).toBeUndefined();
+    command.observe(usageReply());
+    expect(command.addendum(result("cost"), [warning(0.92)], NOW)).toBeUndefined();
+    expect(command.addendum(result(), [warning(0.92)], NOW)).toBeUndefined();
+  });
+
+  it("the reporter keeps the latest state of each window", () => {
+    const reporter = new RateLimitReporter();
+    reporter.report(warning(0.91), NOW);
+    reporter.report(warning(0.2, { rateLimitType: "seven_day" }), NOW);
+    reporter.report(warning(0.95), NOW);
+    expect(reporter.windows.map((w) => [w.rateLimitType, w.utilization])).toEqual([
+      ["five_hour", 0.95],
+      ["seven_day", 0.2],
+    ]);
   });
 });
