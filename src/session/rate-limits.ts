@@ -42,14 +42,22 @@ export function resetTime(epochSeconds: number, now: Date = new Date(), timeZone
   return `${date.format(at)}, ${clock}`;
 }
 
+/** Whether the replies are paid from usage credits (extra usage) past the plan's limit. */
+const usingCredits = (info: RateLimitInfo) => !!(info.isUsingOverage ?? info.overageInUse);
+
 /** The sentence for a state, as Claude Code's terminal UI words it; none for an unnamed window. */
 export function rateLimitSentence(info: RateLimitInfo, now: Date = new Date()): string | undefined {
   if (info.errorCode === "credits_required") return "Credits are required to go on";
   const window = info.rateLimitType;
-  if (!window) return undefined;
-  const name = WINDOW_NAMES[window];
+  const name = window ? WINDOW_NAMES[window] : undefined;
+  const at = info.resetsAt ? resetTime(info.resetsAt, now) : undefined;
+  if (usingCredits(info)) {
+    if (info.overageStatus === "allowed_warning") return "You're close to your usage credit limit";
+    const resets = name && at ? ` \u00b7 Your ${name} resets ${at}` : "";
+    return name ? `You're now using usage credits${resets}` : "Now using credits";
+  }
+  if (!name) return undefined;
   const percent = percentUsed(info.utilization);
-  const resets = info.resetsAt ? `resets ${resetTime(info.resetsAt, now)}` : undefined;
   const head =
     info.status === "rejected"
       ? `You've hit your ${name}`
@@ -58,13 +66,8 @@ export function rateLimitSentence(info: RateLimitInfo, now: Date = new Date()): 
         : info.surpassedThreshold !== undefined
           ? `Over ${percentUsed(info.surpassedThreshold)}% of your ${name} used`
           : `Approaching ${name}`;
-  const overage =
-    info.isUsingOverage || info.overageInUse
-      ? "now using extra usage"
-      : info.overageStatus === "rejected"
-        ? "extra usage exhausted"
-        : undefined;
-  return [head, resets, overage].filter(Boolean).join(" \u00b7 ");
+  const exhausted = info.overageStatus === "rejected" ? "usage credits exhausted" : undefined;
+  return [head, at ? `resets ${at}` : undefined, exhausted].filter(Boolean).join(" \u00b7 ");
 }
 
 /**
@@ -122,7 +125,7 @@ export class RateLimitWarnings {
   /** The notice for this state, if the user has not been told of it yet. */
   observe(info: RateLimitInfo, now: Date = new Date()): ClaudeNotice | undefined {
     const window = info.rateLimitType ?? "unknown";
-    if (info.status === "allowed" && !info.isUsingOverage && !info.overageInUse) {
+    if (info.status === "allowed" && !usingCredits(info)) {
       // Back under the limits: a later crossing is told again.
       for (const key of [...this.told]) if (key.startsWith(`${window}:`)) this.told.delete(key);
       return undefined;
@@ -133,11 +136,14 @@ export class RateLimitWarnings {
         : info.surpassedThreshold !== undefined
           ? `over-${info.surpassedThreshold}`
           : `tenth-${Math.floor((percentUsed(info.utilization) ?? 0) / 10)}`;
-    const key = `${window}:${info.resetsAt ?? ""}:${step}:${info.overageStatus ?? ""}:${!!(info.isUsingOverage ?? info.overageInUse)}`;
+    const key = `${window}:${info.resetsAt ?? ""}:${step}:${info.overageStatus ?? ""}:${usingCredits(info)}`;
     if (this.told.has(key)) return undefined;
     const sentence = rateLimitSentence(info, now);
     if (!sentence) return undefined;
     this.told.add(key);
+    // Past the limit on usage credits the replies go on: spend to know of, not an error.
+    if (usingCredits(info))
+      return { kind: "rate_limit_credits", severity: "warning", title: sentence };
     return {
       kind: info.status === "rejected" ? "rate_limit_reached" : "rate_limit_warning",
       severity: info.status === "rejected" ? "error" : "warning",

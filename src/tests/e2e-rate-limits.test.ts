@@ -111,7 +111,7 @@ describe("a subscription's usage limits", () => {
 });
 
 describe("the account's other errors", () => {
-  it("billing, a verification, an overloaded API and an organization that disallows the login each end the prompt with a clear sentence, a kind in data and what to do; the session goes on", async () => {
+  it("billing, a verification, an overloaded API and an organization that disallows the login each end the prompt with a clear sentence, a kind in data and what to do; the session goes on, and past the limit on usage credits it is told so", async () => {
     const e2e = await startE2E({
       scenario: [
         {
@@ -137,7 +137,18 @@ describe("the account's other errors", () => {
             message: "OAuth authentication is currently not allowed for this organization.",
           },
         },
-        { content: [{ type: "text", text: "Back." }] },
+        // Past the 5-hour limit, paid from usage credits: the reply goes on.
+        {
+          content: [{ type: "text", text: "Back." }],
+          rateLimit: {
+            status: "rejected",
+            window: "five_hour",
+            utilization: 1,
+            resetsAt: resetsAt(),
+            overageStatus: "allowed",
+          },
+          headers: { "anthropic-ratelimit-unified-5h-status": "rejected" },
+        },
       ],
       env: { ...SUBSCRIBER, CLAUDE_CODE_MAX_RETRIES: "0" },
       clientCapabilities: NOTICES,
@@ -182,5 +193,13 @@ describe("the account's other errors", () => {
       ["verification_required", verify.message],
     ]);
     expect(await e2e.prompt(sessionId, "Again.")).toMatchObject({ stopReason: "end_turn" });
+    const credits = e2e.updates
+      .of(sessionId, "notice")
+      .filter((n) => (n._meta?.claudeCode as { kind?: string }).kind === "rate_limit_credits");
+    expect(credits).toHaveLength(1);
+    expect(credits[0]).toMatchObject({ severity: "warning" });
+    expect(credits[0]?.title).toMatch(
+      /^You're now using usage credits · Your 5-hour limit resets .+ \(.+\)$/,
+    );
   });
 });

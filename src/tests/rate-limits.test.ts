@@ -69,13 +69,24 @@ describe("the words", () => {
     );
   });
 
-  it("overage states: using extra usage, extra usage exhausted, credits required", () => {
+  it("overage states in Claude Code's words: now using usage credits, close to their limit, exhausted, credits required", () => {
+    expect(rateLimitSentence(warning(1, { status: "rejected", isUsingOverage: true }), NOW)).toBe(
+      "You're now using usage credits \u00b7 Your 5-hour limit resets 9:43pm (UTC)",
+    );
+    expect(rateLimitSentence({ status: "rejected", isUsingOverage: true }, NOW)).toBe(
+      "Now using credits",
+    );
     expect(
-      rateLimitSentence(warning(1, { status: "rejected", isUsingOverage: true }), NOW),
-    ).toContain("now using extra usage");
+      rateLimitSentence(
+        warning(1, { status: "rejected", isUsingOverage: true, overageStatus: "allowed_warning" }),
+        NOW,
+      ),
+    ).toBe("You're close to your usage credit limit");
     expect(
       rateLimitSentence(warning(1, { status: "rejected", overageStatus: "rejected" }), NOW),
-    ).toContain("extra usage exhausted");
+    ).toBe(
+      "You've hit your 5-hour limit \u00b7 resets 9:43pm (UTC) \u00b7 usage credits exhausted",
+    );
     expect(rateLimitSentence({ status: "rejected", errorCode: "credits_required" }, NOW)).toBe(
       "Credits are required to go on",
     );
@@ -111,6 +122,21 @@ describe("one warning per threshold crossed", () => {
         NOW,
       ),
     ).toBeUndefined();
+  });
+
+  it("past the limit on usage credits the replies go on: told once, as a warning of its own kind", () => {
+    const warnings = new RateLimitWarnings();
+    const credits = warning(1, {
+      status: "rejected",
+      isUsingOverage: true,
+      overageStatus: "allowed",
+    });
+    expect(warnings.observe(credits, NOW)).toEqual({
+      kind: "rate_limit_credits",
+      severity: "warning",
+      title: "You're now using usage credits \u00b7 Your 5-hour limit resets 9:43pm (UTC)",
+    });
+    expect(warnings.observe(credits, NOW)).toBeUndefined();
   });
 });
 
