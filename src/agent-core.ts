@@ -22,7 +22,7 @@ import { AuthRequiredError, echoed, InvalidParamsError, SessionNotFoundError } f
 import { log } from "./logger.js";
 import { hostQueryOptions } from "./session/claude-env.js";
 import { conversationChain } from "./session/continuations.js";
-import { listPage } from "./session/history.js";
+import { SessionHistory } from "./session/history.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
 import { ModelCache, modelCachePath } from "./session/model-cache.js";
 import { ClaudeProcesses } from "./session/processes.js";
@@ -101,6 +101,7 @@ export class AgentCore {
   private readonly processes = new ClaudeProcesses();
   private readonly models: ModelCache;
   private readonly prompts: SavedPrompts;
+  private readonly history: SessionHistory;
   /** Ids closed on this connection: closing twice is harmless. */
   private readonly closed = new Set<string>();
   private clientCapabilities: AgentClientCapabilities = {};
@@ -111,6 +112,7 @@ export class AgentCore {
   ) {
     this.models = new ModelCache(modelCachePath(deps.env), deps.env);
     this.prompts = new SavedPrompts(deps.env);
+    this.history = new SessionHistory(deps.transcripts);
   }
 
   /** The client's capabilities are known (initialize): a spare process can start. */
@@ -279,7 +281,7 @@ export class AgentCore {
   }): Promise<ListSessionsResponse> {
     if (params.cwd) await requireDirectory(params.cwd, "cwd");
     const { includeWorktrees } = sessionMetaOptions(params._meta);
-    return listPage(this.deps.transcripts, { ...params, includeWorktrees });
+    return this.history.page({ ...params, includeWorktrees });
   }
 
   close(sessionId: string): Promise<void> {

@@ -39,10 +39,16 @@ export interface ClaudeTranscripts {
    */
   list(options: {
     dir?: string;
-    limit: number;
+    /** None: every session from `offset` on. */
+    limit?: number;
     offset: number;
     includeWorktrees?: boolean;
   }): Promise<ClaudeSessionInfo[]>;
+  /**
+   * When each session's transcript last changed (its `lastModified` as a listing gives it,
+   * within a millisecond); a session whose transcript is gone is left out.
+   */
+  modifiedTimes(sessionIds: readonly string[]): Promise<Map<string, number>>;
   info(sessionId: string, dir?: string): Promise<ClaudeSessionInfo | undefined>;
   /** The conversation chain, oldest first. */
   messages(sessionId: string, dir?: string): Promise<ClaudeTranscriptMessage[]>;
@@ -82,6 +88,40 @@ async function transcriptFile(sessionId: string): Promise<string | undefined> {
   }
   return undefined;
 }
+
+/**
+ * Where each session's transcript is, from the names in the project directories: a
+ * session's file never moves, so a later lookup needs no scan unless a session is new.
+ */
+class TranscriptPaths {
+  private readonly paths = new Map<string, string>();
+  private scannedIn: string | undefined;
+
+  async of(sessionIds: readonly string[]): Promise<Map<string, string>> {
+    const projects = join(configDir(), "projects");
+    if (this.scannedIn !== projects) this.paths.clear();
+    if (sessionIds.some((id) => !this.paths.has(id))) await this.scan(projects);
+    return new Map(
+      sessionIds.flatMap((id) => {
+        const path = this.paths.get(id);
+        return path ? [[id, path] as const] : [];
+      }),
+    );
+  }
+
+  private async scan(projects: string): Promise<void> {
+    this.scannedIn = projects;
+    for (const project of await readdir(projects).catch((): string[] => [])) {
+      const names = await readdir(join(projects, project)).catch((): string[] => []);
+      for (const name of names) {
+        if (name.endsWith(".jsonl"))
+          this.paths.set(name.slice(0, -6), join(projects, project, name));
+      }
+    }
+  }
+}
+
+const transcriptPaths = new TranscriptPaths();
 
 /**
  * Records that a session now works in `cwd`, with the stamp Claude Code itself appends
@@ -138,10 +178,23 @@ export const sdkTranscripts: ClaudeTranscripts = {
   list: async ({ dir, limit, offset, includeWorktrees = false }) =>
     (await claudeSdk()).listSessions({
       ...(dir ? { dir, includeWorktrees } : {}),
-      limit,
+      ...(limit !== undefined ? { limit } : {}),
       offset,
       includeProgrammatic: true,
     }),
+  modifiedTimes: async (sessionIds) => {
+    const paths = await transcriptPaths.of(sessionIds);
+    const times = await Promise.all(
+      [...paths].map(async ([id, path]) => {
+        const mtime = await stat(path).then(
+          (s) => s.mtimeMs,
+          () => undefined,
+        );
+        return mtime === undefined ? [] : [[id, mtime] as const];
+      }),
+    );
+    return new Map(times.flat());
+  },
   info: async (sessionId, dir) => (await claudeSdk()).getSessionInfo(sessionId, dir ? { dir } : {}),
   messages: async (sessionId, dir) =>
     (await claudeSdk()).getSessionMessages(sessionId, dir ? { dir } : {}),

@@ -8,7 +8,7 @@ import {
   type PromptResponse,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClaudeTranscriptMessage } from "../claude/transcripts.js";
 import { continuationId } from "../session/continuations.js";
 import { LIST_PAGE_SIZE } from "../session/history.js";
@@ -278,6 +278,48 @@ describe("session/list", () => {
     );
     expect(shown.filter((id) => second.sessions.some((s) => s.sessionId === id))).toEqual([]);
     expect(second.nextCursor).toBeUndefined();
+  });
+
+  it("Claude Code's listing is read once for all the pages: a later page reads only its own rows' times", async () => {
+    const { agent, transcripts, cwd } = await setup();
+    for (let i = 0; i < 2 * LIST_PAGE_SIZE + 5; i++) {
+      transcripts.add({ sessionId: `s-${i}`, cwd, summary: `s${i}`, lastModified: 10_000 + i });
+    }
+    const list = vi.spyOn(transcripts, "list");
+    const times = vi.spyOn(transcripts, "modifiedTimes");
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await agent.request(methods.agent.session.list, {
+        cwd,
+        ...(cursor ? { cursor } : {}),
+      });
+      ids.push(...page.sessions.map((s) => s.sessionId));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(ids).toHaveLength(2 * LIST_PAGE_SIZE + 6);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(list).toHaveBeenCalledTimes(1);
+    for (const [asked] of times.mock.calls)
+      expect(asked.length).toBeLessThanOrEqual(LIST_PAGE_SIZE + 1);
+  });
+
+  it("a cursor whose listing the agent no longer keeps (a restarted agent) still resumes right after the last session shown", async () => {
+    const { agent, transcripts, claude, cwd } = await setup();
+    for (let i = 0; i < LIST_PAGE_SIZE + 5; i++) {
+      transcripts.add({ sessionId: `s-${i}`, cwd, summary: `s${i}`, lastModified: 10_000 + i });
+    }
+    const first = await agent.request(methods.agent.session.list, { cwd });
+    const restarted = await connectInProcess({ startQuery: claude.startQuery, transcripts });
+    cleanup.push(() => restarted.close());
+    const second = await restarted.agent.request(methods.agent.session.list, {
+      cwd,
+      cursor: first.nextCursor!,
+    });
+    expect(second.sessions.map((s) => s.sessionId)).toEqual([
+      ...Array.from({ length: 5 }, (_, i) => `s-${4 - i}`),
+      SAVED,
+    ]);
   });
 
   it("a malformed cursor gets invalid params", async () => {

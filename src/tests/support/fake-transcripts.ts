@@ -25,13 +25,24 @@ export class FakeTranscripts implements ClaudeTranscripts {
     });
   }
 
+  modifiedTimes(sessionIds: readonly string[]): Promise<Map<string, number>> {
+    return Promise.resolve(
+      new Map(
+        sessionIds.flatMap((id) => {
+          const info = this.sessions.get(id)?.info;
+          return info ? [[id, info.lastModified] as const] : [];
+        }),
+      ),
+    );
+  }
+
   list({
     dir,
     limit,
     offset,
   }: {
     dir?: string;
-    limit: number;
+    limit?: number;
     offset: number;
   }): Promise<ClaudeSessionInfo[]> {
     const all = [...this.sessions.values()]
@@ -43,7 +54,7 @@ export class FakeTranscripts implements ClaudeTranscripts {
           b.lastModified - a.lastModified ||
           (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0),
       );
-    return Promise.resolve(all.slice(offset, offset + limit));
+    return Promise.resolve(all.slice(offset, limit === undefined ? undefined : offset + limit));
   }
 
   info(sessionId: string, dir?: string): Promise<ClaudeSessionInfo | undefined> {
