@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --memory-live] [-- --only turn,session,cold,permission,streaming,memory]
+// npm run bench [-- --quick] [-- --memory-live] [-- --only turn,session,cold,permission,streaming,memory,history]
 // Runs the suites, prints ONE table on stdout (progress on stderr) and writes it as JSON
 // to bench/results/latest.json. Needs `npm run build` first: the agent is dist/index.js.
 import { execFileSync } from "node:child_process";
@@ -13,6 +13,7 @@ import { REPO_ROOT, requireBuiltAgent } from "./support/paths.js";
 import { progress } from "./support/progress.js";
 import { formatTable, type Report, type SuiteResult } from "./support/report.js";
 import { runColdPath } from "./cold-path.js";
+import { runHistory } from "./history.js";
 import { runMemory } from "./memory.js";
 import { runPermissionRoundTrip } from "./permission-round-trip.js";
 import { runSessionStart } from "./session-start.js";
@@ -26,6 +27,7 @@ const SUITES: Record<string, (ctx: BenchContext) => Promise<SuiteResult>> = {
   permission: runPermissionRoundTrip,
   streaming: runStreaming,
   memory: runMemory,
+  history: runHistory,
 };
 
 interface Args {

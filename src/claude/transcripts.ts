@@ -8,6 +8,9 @@ import type {
 } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { claudeSdk } from "./sdk-loader.js";
+import { SessionIndex, type SavedSession } from "./session-index.js";
+
+export type { SavedSession };
 
 export type ClaudeSessionInfo = SDKSessionInfo;
 /**
@@ -33,22 +36,16 @@ export interface ClaudeSubagentTranscript {
  */
 export interface ClaudeTranscripts {
   /**
-   * Sessions of one project directory (or all), newest first. A project directory may
-   * hold sessions of other cwds (see `info.cwd`); `includeWorktrees` adds the project
-   * directories of the repository's other git worktrees.
+   * The saved conversations of these directories (every one's when none), newest first: a
+   * listing's order, from file metadata alone. A project directory may hold sessions of
+   * other cwds too (see each row's `cwd`).
    */
-  list(options: {
-    dir?: string;
-    /** None: every session from `offset` on. */
-    limit?: number;
-    offset: number;
-    includeWorktrees?: boolean;
-  }): Promise<ClaudeSessionInfo[]>;
+  saved(dirs?: readonly string[]): Promise<SavedSession[]>;
   /**
-   * When each session's transcript last changed (its `lastModified` as a listing gives it,
-   * within a millisecond); a session whose transcript is gone is left out.
+   * Each session's row as its transcript is now: its `lastModified` moved when it was written
+   * to since, undefined when it is gone or a listing leaves it out.
    */
-  modifiedTimes(sessionIds: readonly string[]): Promise<Map<string, number>>;
+  rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionInfo | undefined)[]>;
   info(sessionId: string, dir?: string): Promise<ClaudeSessionInfo | undefined>;
   /** The conversation chain, oldest first. */
   messages(sessionId: string, dir?: string): Promise<ClaudeTranscriptMessage[]>;
@@ -88,40 +85,6 @@ async function transcriptFile(sessionId: string): Promise<string | undefined> {
   }
   return undefined;
 }
-
-/**
- * Where each session's transcript is, from the names in the project directories: a
- * session's file never moves, so a later lookup needs no scan unless a session is new.
- */
-class TranscriptPaths {
-  private readonly paths = new Map<string, string>();
-  private scannedIn: string | undefined;
-
-  async of(sessionIds: readonly string[]): Promise<Map<string, string>> {
-    const projects = join(configDir(), "projects");
-    if (this.scannedIn !== projects) this.paths.clear();
-    if (sessionIds.some((id) => !this.paths.has(id))) await this.scan(projects);
-    return new Map(
-      sessionIds.flatMap((id) => {
-        const path = this.paths.get(id);
-        return path ? [[id, path] as const] : [];
-      }),
-    );
-  }
-
-  private async scan(projects: string): Promise<void> {
-    this.scannedIn = projects;
-    for (const project of await readdir(projects).catch((): string[] => [])) {
-      const names = await readdir(join(projects, project)).catch((): string[] => []);
-      for (const name of names) {
-        if (name.endsWith(".jsonl"))
-          this.paths.set(name.slice(0, -6), join(projects, project, name));
-      }
-    }
-  }
-}
-
-const transcriptPaths = new TranscriptPaths();
 
 /**
  * Records that a session now works in `cwd`, with the stamp Claude Code itself appends
@@ -173,28 +136,15 @@ async function sdkSubagent(
   return { agentId, messages, ...(worktree ? { worktree } : {}) };
 }
 
+const index = new SessionIndex(
+  () => join(configDir(), "projects"),
+  async (sessionId) => (await claudeSdk()).getSessionInfo(sessionId),
+);
+
 /** The SDK reads transcripts from CLAUDE_CONFIG_DIR of this process's environment. */
 export const sdkTranscripts: ClaudeTranscripts = {
-  list: async ({ dir, limit, offset, includeWorktrees = false }) =>
-    (await claudeSdk()).listSessions({
-      ...(dir ? { dir, includeWorktrees } : {}),
-      ...(limit !== undefined ? { limit } : {}),
-      offset,
-      includeProgrammatic: true,
-    }),
-  modifiedTimes: async (sessionIds) => {
-    const paths = await transcriptPaths.of(sessionIds);
-    const times = await Promise.all(
-      [...paths].map(async ([id, path]) => {
-        const mtime = await stat(path).then(
-          (s) => s.mtimeMs,
-          () => undefined,
-        );
-        return mtime === undefined ? [] : [[id, mtime] as const];
-      }),
-    );
-    return new Map(times.flat());
-  },
+  saved: (dirs) => index.sessions(dirs),
+  rows: (sessions) => index.rows(sessions),
   info: async (sessionId, dir) => (await claudeSdk()).getSessionInfo(sessionId, dir ? { dir } : {}),
   messages: async (sessionId, dir) =>
     (await claudeSdk()).getSessionMessages(sessionId, dir ? { dir } : {}),

@@ -280,13 +280,13 @@ describe("session/list", () => {
     expect(second.nextCursor).toBeUndefined();
   });
 
-  it("Claude Code's listing is read once for all the pages: a later page reads only its own rows' times", async () => {
+  it("the saved conversations are listed once for all the pages, and each page reads only the rows it shows", async () => {
     const { agent, transcripts, cwd } = await setup();
     for (let i = 0; i < 2 * LIST_PAGE_SIZE + 5; i++) {
       transcripts.add({ sessionId: `s-${i}`, cwd, summary: `s${i}`, lastModified: 10_000 + i });
     }
-    const list = vi.spyOn(transcripts, "list");
-    const times = vi.spyOn(transcripts, "modifiedTimes");
+    const listed = vi.spyOn(transcripts, "saved");
+    const read = vi.spyOn(transcripts, "rows");
     const ids: string[] = [];
     let cursor: string | undefined;
     do {
@@ -299,9 +299,9 @@ describe("session/list", () => {
     } while (cursor);
     expect(ids).toHaveLength(2 * LIST_PAGE_SIZE + 6);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(list).toHaveBeenCalledTimes(1);
-    for (const [asked] of times.mock.calls)
-      expect(asked.length).toBeLessThanOrEqual(LIST_PAGE_SIZE + 1);
+    expect(listed).toHaveBeenCalledTimes(1);
+    for (const [rows] of read.mock.calls)
+      expect(rows.length).toBeLessThanOrEqual(LIST_PAGE_SIZE + 1);
   });
 
   it("a cursor whose listing the agent no longer keeps (a restarted agent) still resumes right after the last session shown", async () => {

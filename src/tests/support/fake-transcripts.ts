@@ -3,6 +3,7 @@ import type {
   ClaudeSubagentTranscript,
   ClaudeTranscriptMessage,
   ClaudeTranscripts,
+  SavedSession,
 } from "../../claude/transcripts.js";
 
 /** In-memory saved conversations, for in-process tests. */
@@ -25,36 +26,24 @@ export class FakeTranscripts implements ClaudeTranscripts {
     });
   }
 
-  modifiedTimes(sessionIds: readonly string[]): Promise<Map<string, number>> {
-    return Promise.resolve(
-      new Map(
-        sessionIds.flatMap((id) => {
-          const info = this.sessions.get(id)?.info;
-          return info ? [[id, info.lastModified] as const] : [];
-        }),
-      ),
-    );
-  }
-
-  list({
-    dir,
-    limit,
-    offset,
-  }: {
-    dir?: string;
-    limit?: number;
-    offset: number;
-  }): Promise<ClaudeSessionInfo[]> {
+  /** The fake keeps no project directories: a session is of the directory it was saved in. */
+  saved(dirs?: readonly string[]): Promise<SavedSession[]> {
     const all = [...this.sessions.values()]
       .map((s) => s.info)
-      .filter((info) => !dir || info.cwd === dir)
+      .filter((info) => !dirs || (info.cwd !== undefined && dirs.includes(info.cwd)))
       // Claude Code's order: newest first, then by id, descending.
       .sort(
         (a, b) =>
           b.lastModified - a.lastModified ||
           (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0),
       );
-    return Promise.resolve(all.slice(offset, limit === undefined ? undefined : offset + limit));
+    return Promise.resolve(
+      all.map(({ sessionId, lastModified }) => ({ sessionId, lastModified, path: sessionId })),
+    );
+  }
+
+  rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionInfo | undefined)[]> {
+    return Promise.resolve(sessions.map((s) => this.sessions.get(s.sessionId)?.info));
   }
 
   info(sessionId: string, dir?: string): Promise<ClaudeSessionInfo | undefined> {

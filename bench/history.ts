@@ -1,0 +1,241 @@
+// History at any size: a project's saved conversations as an editor's history panel pages
+// through them. The history is built from a transcript the real Claude Code wrote (the
+// turn-overhead turn, repeated), copied under new session ids a minute apart. Through the
+// agent: every `session/list` page of the project's cwd, cursor after cursor (the first
+// page and all of them). Baseline in the same run: the SDK's own `listSessions({dir, limit,
+// offset})` paged the same way (50 a page; past 2,000 sessions only its first pages are
+// read and the whole is extrapolated, since each page costs as much as the first). Also
+// `initialize` and `session/new` of a fresh agent with no history and with the largest.
+import { randomUUID } from "node:crypto";
+import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { listSessions } from "@anthropic-ai/claude-agent-sdk";
+import { BenchAgent } from "./support/agent-process.js";
+import type { BenchContext } from "./support/context.js";
+import { progress } from "./support/progress.js";
+import type { Row, SuiteResult } from "./support/report.js";
+import { benchEnv, createSandbox, type Sandbox } from "./support/sandbox.js";
+import { TURN_PROMPT } from "./support/scenarios.js";
+import { BaselineQuery } from "./support/sdk-baseline.js";
+import { median, summarize } from "./support/stats.js";
+
+/** Sessions per page of the SDK baseline (the agent's own page size is its own). */
+const BASELINE_PAGE = 50;
+/** Pages of the SDK baseline read past this many sessions; the rest is extrapolated. */
+const BASELINE_PAGES_READ = 3;
+const BASELINE_FULL_UP_TO = 2_000;
+/** Turn-overhead turns in the source conversation (about 150 KB of transcript). */
+const SOURCE_TURNS = 12;
+
+interface ListRun {
+  firstMs: number;
+  totalMs: number;
+  pages: number;
+  sessions: number;
+}
+
+/** A real transcript: Claude Code writes it while the SDK baseline plays SOURCE_TURNS turns. */
+async function realTranscript(
+  env: Record<string, string>,
+  sandbox: Sandbox,
+): Promise<{ file: string; sessionId: string }> {
+  const query = new BaselineQuery({ cwd: sandbox.cwd, env });
+  try {
+    for (let i = 0; i < SOURCE_TURNS; i++) await query.turn(TURN_PROMPT);
+  } finally {
+    query.close();
+  }
+  const projects = join(sandbox.configDir, "projects");
+  for (const project of await readdir(projects)) {
+    for (const name of await readdir(join(projects, project))) {
+      if (name.endsWith(".jsonl")) {
+        return { file: join(projects, project, name), sessionId: name.slice(0, -".jsonl".length) };
+      }
+    }
+  }
+  throw new Error("Claude Code wrote no transcript");
+}
+
+/** Copies of the source under new ids until the project holds `count`, a minute apart. */
+async function grow(source: { file: string; sessionId: string }, count: number): Promise<void> {
+  const dir = join(source.file, "..");
+  const text = await readFile(source.file, "utf8");
+  const have = (await readdir(dir)).filter((name) => name.endsWith(".jsonl")).length;
+  const now = Date.now() / 1000;
+  const ids = Array.from({ length: count - have }, () => randomUUID());
+  for (let i = 0; i < ids.length; i += 64) {
+    await Promise.all(
+      ids.slice(i, i + 64).map(async (id, j) => {
+        const file = join(dir, `${id}.jsonl`);
+        await writeFile(file, text.replaceAll(source.sessionId, id));
+        const at = now - (have + i + j) * 60;
+        await utimes(file, at, at);
+      }),
+    );
+  }
+}
+
+async function agentList(agent: BenchAgent, cwd: string): Promise<ListRun> {
+  let cursor: string | undefined;
+  let firstMs = 0;
+  let pages = 0;
+  let sessions = 0;
+  const start = performance.now();
+  do {
+    const page = await agent.request<{ sessions: unknown[]; nextCursor?: string | null }>(
+      "session/list",
+      { cwd, ...(cursor ? { cursor } : {}) },
+    );
+    if (pages === 0) firstMs = page.receivedAt - page.sentAt;
+    pages++;
+    sessions += page.result.sessions.length;
+    cursor = page.result.nextCursor ?? undefined;
+  } while (cursor);
+  return { firstMs, totalMs: performance.now() - start, pages, sessions };
+}
+
+/** The SDK paged by offset; past BASELINE_FULL_UP_TO its first pages only, extrapolated. */
+async function sdkList(configDir: string, cwd: string, count: number): Promise<ListRun> {
+  const saved = process.env.CLAUDE_CONFIG_DIR;
+  process.env.CLAUDE_CONFIG_DIR = configDir;
+  try {
+    const pagesNeeded = Math.ceil(count / BASELINE_PAGE);
+    const pagesRead = count <= BASELINE_FULL_UP_TO ? pagesNeeded : BASELINE_PAGES_READ;
+    const times: number[] = [];
+    let sessions = 0;
+    for (let page = 0; page < pagesRead; page++) {
+      const start = performance.now();
+      const listed = await listSessions({
+        dir: cwd,
+        limit: BASELINE_PAGE,
+        offset: page * BASELINE_PAGE,
+        includeProgrammatic: true,
+      });
+      times.push(performance.now() - start);
+      sessions += listed.length;
+    }
+    const totalMs =
+      pagesRead === pagesNeeded ? times.reduce((a, b) => a + b, 0) : median(times) * pagesNeeded;
+    return { firstMs: times[0] ?? NaN, totalMs, pages: pagesNeeded, sessions };
+  } finally {
+    if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+    else process.env.CLAUDE_CONFIG_DIR = saved;
+  }
+}
+
+/** A fresh agent: initialize, then session/new `samples` times (each closed again). */
+async function startFigures(
+  env: Record<string, string>,
+  cwd: string,
+  samples: number,
+): Promise<{ initialize: number[]; sessionNew: number[] }> {
+  const initialize: number[] = [];
+  const sessionNew: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const agent = new BenchAgent({ env, cwd });
+    try {
+      const init = await agent.initialize();
+      initialize.push(init.receivedAt - agent.spawnedAt);
+      const session = await agent.newSession(cwd);
+      sessionNew.push(session.receivedAt - session.sentAt);
+      await agent.closeSession(session.result.sessionId);
+    } finally {
+      await agent.stop();
+    }
+  }
+  return { initialize, sessionNew };
+}
+
+export async function runHistory(ctx: BenchContext): Promise<SuiteResult> {
+  const t0 = performance.now();
+  const sandbox = await createSandbox("history");
+  const rows: Row[] = [];
+  const detail: Record<string, unknown> = {};
+  const notes = [
+    "History: copies of a transcript the real Claude Code wrote (" +
+      `${SOURCE_TURNS} turn-overhead turns), a minute apart, in one project. The agent pages ` +
+      "with its cursors; the SDK baseline pages `listSessions` by offset, 50 a page" +
+      ` (past ${BASELINE_FULL_UP_TO.toLocaleString("en-US")} sessions: its first ` +
+      `${BASELINE_PAGES_READ} pages, the total extrapolated from their median).`,
+  ];
+  try {
+    const env = benchEnv(ctx.api.url, sandbox);
+    const starts = ctx.quick ? 1 : 3;
+    const empty = await startFigures(env, sandbox.cwd, starts);
+    progress("history: writing the source conversation with Claude Code");
+    const source = await realTranscript(env, sandbox);
+    const size = (await readFile(source.file)).length;
+    notes.push(`Source transcript: ${Math.round(size / 1024)} KB.`);
+    const counts = ctx.quick ? [500] : [2_000, 20_000];
+    for (const count of counts) {
+      progress(`history: ${count} sessions`);
+      await grow(source, count);
+      const agent = new BenchAgent({ env, cwd: sandbox.cwd });
+      let run: ListRun;
+      try {
+        await agent.initialize();
+        run = await agentList(agent, sandbox.cwd);
+      } finally {
+        await agent.stop();
+      }
+      const sdk = await sdkList(sandbox.configDir, sandbox.cwd, count);
+      detail[`list-${count}`] = { agent: run, sdk };
+      const label = count.toLocaleString("en-US");
+      const firstTarget = count <= 2_000 ? 250 : 1_000;
+      const totalTarget = count <= 2_000 ? 1_500 : 15_000;
+      rows.push(
+        {
+          figure: `History (${label} sessions)`,
+          metric: "session/list first page",
+          unit: "ms",
+          agent: run.firstMs,
+          baseline: sdk.firstMs,
+          ratio: run.firstMs / sdk.firstMs,
+          target: `≤ ${firstTarget} ms`,
+          met: run.firstMs <= firstTarget,
+        },
+        {
+          figure: `History (${label} sessions)`,
+          metric: `every page (agent ${run.pages} pages, SDK ${sdk.pages})`,
+          unit: "ms",
+          agent: run.totalMs,
+          baseline: sdk.totalMs,
+          ratio: run.totalMs / sdk.totalMs,
+          target: `≤ ${totalTarget.toLocaleString("en-US")} ms`,
+          met: run.totalMs <= totalTarget && run.sessions === count,
+          ...(sdk.pages * BASELINE_PAGE > BASELINE_FULL_UP_TO && count > BASELINE_FULL_UP_TO
+            ? { note: "SDK extrapolated" }
+            : {}),
+        },
+      );
+      if (run.sessions !== count) {
+        notes.push(`The agent listed ${run.sessions} of ${count} sessions.`);
+      }
+    }
+    const full = await startFigures(env, sandbox.cwd, starts);
+    const largest = (counts.at(-1) ?? 0).toLocaleString("en-US");
+    detail.start = { empty, full };
+    for (const [metric, key] of [
+      ["initialize", "initialize"],
+      ["session/new", "sessionNew"],
+    ] as const) {
+      const withHistory = summarize(full[key]);
+      const without = summarize(empty[key]);
+      rows.push({
+        figure: `History (${largest} sessions)`,
+        metric: `${metric}: with them vs with none`,
+        unit: "ms",
+        agent: withHistory,
+        baseline: without,
+        ratio: withHistory.p50 / without.p50,
+        target: "no slower",
+        met: withHistory.p50 <= without.p50 * 1.1,
+        note: "baseline column: the same agent with no history",
+      });
+    }
+  } finally {
+    await sandbox.remove();
+  }
+  return { suite: "history", rows, notes, durationMs: performance.now() - t0, detail };
+}

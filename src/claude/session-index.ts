@@ -1,0 +1,112 @@
+// Claude Code's saved conversations as a listing reads them: which transcripts there are
+// and when each last changed (names and file metadata only), and the row of each, read
+// from the transcript's ends (transcript-rows.ts) once per change of the file, so a page
+// reads only the rows it shows and a changed transcript is read again alone.
+import { statSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { readEnds, rowOf } from "./transcript-rows.js";
+import type { SDKSessionInfo as ClaudeSessionInfo } from "@anthropic-ai/claude-agent-sdk";
+
+/** A saved conversation in a listing, before its row is read. */
+export interface SavedSession {
+  sessionId: string;
+  /** Milliseconds since the epoch, as the listing reports it. */
+  lastModified: number;
+  /** Its transcript. */
+  path: string;
+}
+
+/** Claude Code names a project directory after the cwd, every other character a dash. */
+const projectName = (dir: string) => dir.replace(/[^a-zA-Z0-9]/g, "-");
+/** A longer name is cut here and given a hash of the path, which only Claude Code knows. */
+const NAME_LIMIT = 200;
+
+/** Whether a project directory's name can hold sessions of `dir`. */
+function holds(name: string, dir: string): boolean {
+  const wanted = projectName(dir);
+  return wanted.length <= NAME_LIMIT
+    ? name === wanted
+    : name.startsWith(`${wanted.slice(0, NAME_LIMIT)}-`);
+}
+
+/** Newest first, then by id descending (Claude Code's order). */
+function newestFirst(a: SavedSession, b: SavedSession): number {
+  return (
+    b.lastModified - a.lastModified ||
+    (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0)
+  );
+}
+
+interface CachedRow {
+  mtime: number;
+  size: number;
+  row: ClaudeSessionInfo | undefined;
+}
+
+/** Rows kept in memory: about a few hundred bytes each. */
+const ROWS_KEPT = 100_000;
+
+export class SessionIndex {
+  private readonly cache = new Map<string, CachedRow>();
+
+  constructor(
+    private readonly projectsDir: () => string,
+    /** The SDK's own row of a session, for a transcript whose title needs its first prompt. */
+    private readonly sdkRow: (sessionId: string) => Promise<ClaudeSessionInfo | undefined>,
+  ) {}
+
+  /** The conversations kept for `dirs` (every project's when none), newest first. */
+  async sessions(dirs?: readonly string[]): Promise<SavedSession[]> {
+    const projects = this.projectsDir();
+    const names = await readdir(projects).catch((): string[] => []);
+    const wanted = dirs ? names.filter((name) => dirs.some((dir) => holds(name, dir))) : names;
+    const found = await Promise.all(
+      wanted.map(async (name) => {
+        const project = join(projects, name);
+        const files = await readdir(project).catch((): string[] => []);
+        const sessions = await Promise.all(
+          files
+            .filter((file) => file.endsWith(".jsonl"))
+            .map(async (file): Promise<SavedSession | undefined> => {
+              const path = join(project, file);
+              const stats = await stat(path).catch(() => undefined);
+              if (!stats?.isFile() || stats.size === 0) return undefined;
+              return { sessionId: file.slice(0, -6), lastModified: stats.mtime.getTime(), path };
+            }),
+        );
+        return sessions.filter((s) => s !== undefined);
+      }),
+    );
+    return found.flat().sort(newestFirst);
+  }
+
+  /**
+   * Each session's row as its transcript is now (its `lastModified` too); undefined for a
+   * session that is gone or that Claude Code's listing leaves out.
+   */
+  rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionInfo | undefined)[]> {
+    return Promise.all(sessions.map((session) => this.row(session)));
+  }
+
+  private async row(session: SavedSession): Promise<ClaudeSessionInfo | undefined> {
+    let stats;
+    try {
+      stats = statSync(session.path);
+    } catch {
+      return undefined;
+    }
+    const cached = this.cache.get(session.path);
+    if (cached && cached.mtime === stats.mtime.getTime() && cached.size === stats.size) {
+      return cached.row;
+    }
+    const ends = readEnds(session.path);
+    if (!ends) return undefined;
+    const read = rowOf(session.sessionId, ends);
+    const row =
+      read === "first-prompt" ? await this.sdkRow(session.sessionId) : (read ?? undefined);
+    if (this.cache.size >= ROWS_KEPT) this.cache.clear();
+    this.cache.set(session.path, { mtime: ends.mtime, size: ends.size, row });
+    return row;
+  }
+}
