@@ -4,7 +4,7 @@
 // editor reopening a conversation after a restart.
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   methods,
@@ -401,7 +401,7 @@ describe("session/list", () => {
     }
   });
 
-  it("pages past 50 sessions with an opaque cursor, and a malformed cursor gets -32602", async () => {
+  it("pages past 50 sessions with an opaque cursor, a malformed cursor gets -32602, and a page after a cursor leaves out what was deleted or written to since", async () => {
     const e2e = await startE2E();
     const { sessionId } = await e2e.newSession();
     await e2e.prompt(sessionId, "The one real conversation.");
@@ -430,6 +430,26 @@ describe("session/list", () => {
 
     const error = await rawError(e2e, "session/list", { cwd: e2e.cwd, cursor: "not-a-cursor" });
     expect(error?.code).toBe(INVALID_PARAMS);
+
+    // Between the pages, one conversation of the second page is deleted and another is
+    // renamed (Claude Code's custom-title record appended): the same cursor's page leaves
+    // both out, and a listing from the top shows the renamed one first, with its new title.
+    const [, gone, renamed] = second.sessions.map((s) => s.sessionId);
+    await rm((await transcriptFile(e2e.configDir, gone!))!);
+    await appendFile(
+      (await transcriptFile(e2e.configDir, renamed!))!,
+      `${JSON.stringify({ type: "custom-title", customTitle: "Renamed by the user", sessionId: renamed })}\n`,
+    );
+    const again = await e2e.client.request(methods.agent.session.list, {
+      cwd: e2e.cwd,
+      cursor: first.nextCursor!,
+    });
+    expect(again.sessions.map((s) => s.sessionId)).toEqual(
+      second.sessions.map((s) => s.sessionId).filter((id) => id !== gone && id !== renamed),
+    );
+    const top = await e2e.client.request(methods.agent.session.list, { cwd: e2e.cwd });
+    expect(top.sessions[0]).toMatchObject({ sessionId: renamed, title: "Renamed by the user" });
+    expect(top.sessions.some((s) => s.sessionId === gone)).toBe(false);
   });
 });
 
