@@ -2,8 +2,8 @@
 // and when each last changed (names and file metadata only), and the row of each, read
 // from the transcript's ends (transcript-rows.ts) once per change of the file, so a page
 // reads only the rows it shows and a changed transcript is read again alone.
-import { statSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { statSync, type Stats } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { readEnds, rowOf } from "./transcript-rows.js";
 import type { SDKSessionInfo as ClaudeSessionInfo } from "@anthropic-ai/claude-agent-sdk";
@@ -44,6 +44,17 @@ interface CachedRow {
   row: ClaudeSessionInfo | undefined;
 }
 
+/** Stats between two turns of the event loop while listing. */
+const STATS_PER_TURN = 2_000;
+
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Rows kept in memory: about a few hundred bytes each. */
 const ROWS_KEPT = 100_000;
 
@@ -61,24 +72,22 @@ export class SessionIndex {
     const projects = this.projectsDir();
     const names = await readdir(projects).catch((): string[] => []);
     const wanted = dirs ? names.filter((name) => dirs.some((dir) => holds(name, dir))) : names;
-    const found = await Promise.all(
-      wanted.map(async (name) => {
-        const project = join(projects, name);
-        const files = await readdir(project).catch((): string[] => []);
-        const sessions = await Promise.all(
-          files
-            .filter((file) => file.endsWith(".jsonl"))
-            .map(async (file): Promise<SavedSession | undefined> => {
-              const path = join(project, file);
-              const stats = await stat(path).catch(() => undefined);
-              if (!stats?.isFile() || stats.size === 0) return undefined;
-              return { sessionId: file.slice(0, -6), lastModified: stats.mtime.getTime(), path };
-            }),
-        );
-        return sessions.filter((s) => s !== undefined);
-      }),
-    );
-    return found.flat().sort(newestFirst);
+    const found: SavedSession[] = [];
+    for (const name of wanted) {
+      const project = join(projects, name);
+      const files = await readdir(project).catch((): string[] => []);
+      for (const [i, file] of files.entries()) {
+        if (!file.endsWith(".jsonl")) continue;
+        // Synchronous stats (a few µs each, against a thread-pool round trip each), with a
+        // turn of the event loop every so often so other sessions' streams go on.
+        if (i % STATS_PER_TURN === STATS_PER_TURN - 1) await new Promise(setImmediate);
+        const path = join(project, file);
+        const stats = statOf(path);
+        if (!stats?.isFile() || stats.size === 0) continue;
+        found.push({ sessionId: file.slice(0, -6), lastModified: stats.mtime.getTime(), path });
+      }
+    }
+    return found.sort(newestFirst);
   }
 
   /**
@@ -90,12 +99,8 @@ export class SessionIndex {
   }
 
   private async row(session: SavedSession): Promise<ClaudeSessionInfo | undefined> {
-    let stats;
-    try {
-      stats = statSync(session.path);
-    } catch {
-      return undefined;
-    }
+    const stats = statOf(session.path);
+    if (!stats) return undefined;
     const cached = this.cache.get(session.path);
     if (cached && cached.mtime === stats.mtime.getTime() && cached.size === stats.size) {
       return cached.row;

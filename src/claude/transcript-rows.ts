@@ -86,23 +86,27 @@ export function lastValue(
         ? [`"type":"${type}"`, `"type": "${type}"`]
         : [`"type":"${type}"`];
   const needle = `"${key}":`;
-  let end = text.length;
-  while (end > 0) {
-    const newline = text.lastIndexOf("\n", end - 1);
-    const line = text.slice(newline + 1, end);
-    end = newline;
-    if (line.includes(needle) && (!types || types.some((t) => line.includes(t)))) {
+  // From the last line holding the key back: jump from one occurrence to the one before.
+  let from = text.length;
+  while (from >= 0) {
+    const at = text.lastIndexOf(needle, from);
+    if (at < 0) break;
+    const start = text.lastIndexOf("\n", at) + 1;
+    const newline = text.indexOf("\n", at);
+    const line = text.slice(start, newline < 0 ? text.length : newline);
+    if (!types || types.some((t) => line.includes(t))) {
       let value = valueIn(line, key, type);
       if (value === null && lenient && types) {
-        const at = line.lastIndexOf(`{${types[0]}`);
+        const brace = line.lastIndexOf(`{${types[0]}`);
         value =
-          at > 0 && !":,[".includes(line.charAt(at - 1))
-            ? valueIn(line.slice(at), key, type)
+          brace > 0 && !":,[".includes(line.charAt(brace - 1))
+            ? valueIn(line.slice(brace), key, type)
             : null;
       }
       if (typeof value === "string") return value;
     }
-    if (newline < 0) break;
+    if (start === 0) break;
+    from = start - 1;
   }
   return undefined;
 }
