@@ -192,7 +192,7 @@ export async function runHistory(ctx: BenchContext): Promise<SuiteResult> {
           agent: run.firstMs,
           baseline: sdk.firstMs,
           ratio: run.firstMs / sdk.firstMs,
-          target: `≤ ${firstTarget} ms`,
+          target: `≤ ${firstTarget.toLocaleString("en-US")} ms`,
           met: run.firstMs <= firstTarget,
         },
         {
