@@ -32,6 +32,7 @@ import { SavedPrompts } from "./session/saved-prompts.js";
 import { savedConversations, savedIn } from "./session/saved.js";
 import { Session } from "./session/session.js";
 import { loadAdapterSettings } from "./session/settings.js";
+import { clientTitle } from "./session/titles.js";
 
 export interface AgentDependencies {
   /** Starts one Claude Code process; tests pass a scripted fake. */
@@ -316,6 +317,32 @@ export class AgentCore {
       if (!deleted && !session) throw new SessionNotFoundError(sessionId);
       await this.prompts.set(sessionId, undefined);
       this.closed.add(sessionId);
+    });
+  }
+
+  /**
+   * `session/set_title`: the title is saved as Claude Code's `/rename` saves it, so the
+   * listing, `claude --resume` and a later load show it; an open session publishes it.
+   */
+  setTitle(sessionId: string, title: string): Promise<string> {
+    const { deps, sessions } = this;
+    const stored = clientTitle(title);
+    if (!stored) throw new InvalidParamsError("The title has no visible characters.");
+    return sessions.exclusive(sessionId, async () => {
+      const open = sessions.find(sessionId);
+      const saved = savedIn(deps.transcripts);
+      if (!(await saved(sessionId))) {
+        if (!open) throw new SessionNotFoundError(sessionId);
+        throw new InvalidParamsError(
+          "The session has no saved conversation to title yet: send a prompt first.",
+        );
+      }
+      // A plan handoff's conversations are one session: each gets the title.
+      for (const conversation of await conversationChain(sessionId, saved)) {
+        await deps.transcripts.rename(conversation, stored);
+      }
+      await open?.titleChanged();
+      return stored;
     });
   }
 

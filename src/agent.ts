@@ -1,7 +1,13 @@
 import { agent, methods, type AgentApp } from "@agentclientprotocol/sdk";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
-import { FORK_METHOD, newSessionParams, savedSessionParams } from "./acp/session-params.js";
+import {
+  FORK_METHOD,
+  newSessionParams,
+  savedSessionParams,
+  SET_TITLE_METHOD,
+  setTitleParams,
+} from "./acp/session-params.js";
 import { mergingTextChannel, v1Channel, type MergingChannel } from "./acp/channel.js";
 import { sessionClient } from "./acp/child-sessions.js";
 import {
@@ -97,6 +103,13 @@ export function createAgent(deps: AgentDependencies): AgentApp {
           await core.delete(params.sessionId);
           return {};
         }),
+      )
+      .onRequest(
+        SET_TITLE_METHOD,
+        setTitleParams,
+        answering(async ({ params }) => ({
+          title: await core.setTitle(params.sessionId, params.title),
+        })),
       )
       .onRequest(
         methods.agent.session.prompt,

@@ -33,7 +33,8 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
     additionalDirectories: {},
     // Unstable in ACP; clients that do not know them ignore them. The system prompt RFD:
     // `append` always, `override` declared (session-params.ts, session/client-setup.ts).
-    ...({ fork: {}, systemPrompt: { mode: { override: {} } } } as object),
+    // `title`: session/set_title, saved as Claude Code's /rename (AgentCore.setTitle).
+    ...({ fork: {}, systemPrompt: { mode: { override: {} } }, title: {} } as object),
   },
 };
 

@@ -76,3 +76,13 @@ export const newSessionParams = {
 export const savedSessionParams = {
   parse: (params: unknown): SavedSessionRequest => saved.parse(params),
 };
+
+/** `session/set_title` is in ACP's unstable API too. */
+export const SET_TITLE_METHOD = "session/set_title";
+
+const setTitle = z.looseObject({ sessionId: z.string(), title: z.string() });
+
+/** Validates set_title params. */
+export const setTitleParams = {
+  parse: (params: unknown): z.infer<typeof setTitle> => setTitle.parse(params),
+};

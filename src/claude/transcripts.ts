@@ -55,6 +55,8 @@ export interface ClaudeTranscripts {
    */
   fork(sessionId: string, dir?: string, cwd?: string): Promise<string>;
   delete(sessionId: string, dir?: string): Promise<void>;
+  /** Titles a conversation as Claude Code's `/rename` does (a custom-title record). */
+  rename(sessionId: string, title: string): Promise<void>;
   /** The subagents a conversation launched (none when it has no transcript). */
   subagents(sessionId: string, dir?: string): Promise<ClaudeSubagentTranscript[]>;
   /** One subagent of a conversation, if it has a transcript. */
@@ -157,6 +159,7 @@ export const sdkTranscripts: ClaudeTranscripts = {
   },
   delete: async (sessionId, dir) =>
     (await claudeSdk()).deleteSession(sessionId, dir ? { dir } : {}),
+  rename: async (sessionId, title) => (await claudeSdk()).renameSession(sessionId, title),
   subagents: async (sessionId, dir) => {
     const ids = await (await claudeSdk()).listSubagents(sessionId, dir ? { dir } : {});
     if (!ids.length) return [];

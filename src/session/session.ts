@@ -539,6 +539,11 @@ export class Session {
     query?.close();
   }
 
+  /** The client retitled the conversation: the title it saved is published as any other. */
+  titleChanged(): Promise<void> {
+    return this.titles.afterOpen();
+  }
+
   /** A message that is neither a result nor a system message: session updates. */
   private async show(message: Exclude<SDKMessage, SystemMessage | SDKResultMessage>) {
     if (message.type === "rate_limit_event") {

@@ -110,6 +110,22 @@ export class TitleWatcher {
   }
 }
 
+/** The longest title a client may set (a longer one is cut after a whole word). */
+export const TITLE_LIMIT = 200;
+
+/**
+ * A title a client sets (`session/set_title`), as it is stored: on one line, cleaned of
+ * control characters, cut to TITLE_LIMIT; undefined when nothing visible is left.
+ */
+export function clientTitle(title: string): string | undefined {
+  const line = cleanSingleLine(title).replace(/\s+/g, " ").trim();
+  if (!line) return undefined;
+  if (line.length <= TITLE_LIMIT) return line;
+  const cut = line.slice(0, TITLE_LIMIT);
+  const space = cut.lastIndexOf(" ");
+  return (space > TITLE_LIMIT / 2 ? cut.slice(0, space) : cut).trim();
+}
+
 /**
  * A title made from a prompt: its first line with text (cleaned to one line), cut after
  * the last whole word that fits in PROMPT_TITLE_MAX_CHARS with an ellipsis. (The first

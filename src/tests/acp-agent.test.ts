@@ -64,6 +64,7 @@ describe("initialize", () => {
         additionalDirectories: {},
         fork: {},
         systemPrompt: { mode: { override: {} } },
+        title: {},
       },
     });
   });

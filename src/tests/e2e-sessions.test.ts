@@ -12,6 +12,7 @@ import {
   type SessionInfo,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
+import { getSessionInfo } from "@anthropic-ai/claude-agent-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, systemText, toolResults, type TurnSpec } from "../scripted-api/index.js";
 import { continuationId } from "../session/continuations.js";
@@ -450,6 +451,42 @@ describe("session/list", () => {
     const top = await e2e.client.request(methods.agent.session.list, { cwd: e2e.cwd });
     expect(top.sessions[0]).toMatchObject({ sessionId: renamed, title: "Renamed by the user" });
     expect(top.sessions.some((s) => s.sessionId === gone)).toBe(false);
+  });
+});
+
+describe("session/set_title", () => {
+  it("saves the title where Claude Code keeps /rename's, so its own session listing shows it; the open session publishes it and session/list lists it", async () => {
+    const e2e = await startE2E();
+    const { sessionId } = await e2e.newSession();
+    await e2e.prompt(sessionId, "Something to title.");
+    await e2e.updates.waitFor(sessionId, "session_info_update", (u) => !!u.title);
+
+    const response = await e2e.client.request<{ title: string }>("session/set_title", {
+      sessionId,
+      title: "Renamed in the editor",
+    });
+    expect(response).toEqual({ title: "Renamed in the editor" });
+    await e2e.updates.waitFor(
+      sessionId,
+      "session_info_update",
+      (u) => u.title === "Renamed in the editor",
+    );
+    const transcript = await readFile((await transcriptFile(e2e.configDir, sessionId))!, "utf8");
+    expect(transcript).toContain('"type":"custom-title"');
+    // What `claude --resume` lists: the SDK reads the same record.
+    const saved = process.env.CLAUDE_CONFIG_DIR;
+    process.env.CLAUDE_CONFIG_DIR = e2e.configDir;
+    try {
+      const info = await getSessionInfo(sessionId);
+      expect(info?.customTitle).toBe("Renamed in the editor");
+    } finally {
+      if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+      else process.env.CLAUDE_CONFIG_DIR = saved;
+    }
+    const listed = await e2e.client.request(methods.agent.session.list, { cwd: e2e.cwd });
+    expect(listed.sessions).toEqual([
+      expect.objectContaining({ sessionId, title: "Renamed in the editor" }),
+    ]);
   });
 });
 

@@ -371,6 +371,56 @@ describe("session/delete", () => {
   });
 });
 
+describe("session/set_title", () => {
+  it("saves the title as Claude Code's /rename does: on one line, cleaned, and the listing shows it", async () => {
+    const { agent, transcripts, cwd } = await setup();
+    const response = await agent.request<{ title: string }>("session/set_title", {
+      sessionId: SAVED,
+      title: "  Fix\n the\u0007 parser  ",
+    });
+    expect(response).toEqual({ title: "Fix the parser" });
+    expect(transcripts.sessions.get(SAVED)!.info.customTitle).toBe("Fix the parser");
+    const listed = await agent.request(methods.agent.session.list, { cwd });
+    expect(listed.sessions.find((s) => s.sessionId === SAVED)?.title).toBe("Fix the parser");
+  });
+
+  it("a title longer than 200 characters is cut after a whole word", async () => {
+    const { agent } = await setup();
+    const { title } = await agent.request<{ title: string }>("session/set_title", {
+      sessionId: SAVED,
+      title: "word ".repeat(60),
+    });
+    expect(title.length).toBeLessThanOrEqual(200);
+    expect(title.endsWith("word")).toBe(true);
+  });
+
+  it("a title with nothing visible is -32602, an unknown session -32002, and nothing is saved", async () => {
+    const { agent, transcripts } = await setup();
+    const blank = await agent
+      .request("session/set_title", { sessionId: SAVED, title: " \n\u0000 " })
+      .catch((e: unknown) => e);
+    expect(rpcCode(blank)).toBe(-32602);
+    expect(transcripts.sessions.get(SAVED)!.info.customTitle).toBeUndefined();
+    const unknown = await agent
+      .request("session/set_title", { sessionId: "nope", title: "x" })
+      .catch((e: unknown) => e);
+    expect(rpcCode(unknown)).toBe(-32002);
+    const malformed = await agent
+      .request("session/set_title", { sessionId: SAVED })
+      .catch((e: unknown) => e);
+    expect(rpcCode(malformed)).toBe(-32602);
+  });
+
+  it("an open session that has saved nothing yet is told to send a prompt first", async () => {
+    const { agent, cwd } = await setup();
+    const { sessionId } = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+    const error = await agent
+      .request("session/set_title", { sessionId, title: "Too early" })
+      .catch((e: unknown) => e);
+    expect(rpcCode(error)).toBe(-32602);
+  });
+});
+
 describe("session/fork", () => {
   it("copies the saved conversation into a new session that continues it", async () => {
     const { agent, claude, transcripts, cwd } = await setup();

@@ -75,6 +75,13 @@ export class FakeTranscripts implements ClaudeTranscripts {
     return Promise.resolve(this.agents.get(sessionId)?.find((a) => a.agentId === agentId));
   }
 
+  rename(sessionId: string, title: string): Promise<void> {
+    const saved = this.sessions.get(sessionId);
+    if (!saved) return Promise.reject(new Error(`not found: ${sessionId}`));
+    saved.info = { ...saved.info, customTitle: title, lastModified: Date.now() };
+    return Promise.resolve();
+  }
+
   delete(sessionId: string): Promise<void> {
     if (!this.sessions.delete(sessionId))
       return Promise.reject(new Error(`not found: ${sessionId}`));
