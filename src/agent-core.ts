@@ -113,7 +113,7 @@ export class AgentCore {
   ) {
     this.models = new ModelCache(modelCachePath(deps.env), deps.env);
     this.prompts = new SavedPrompts(deps.env);
-    this.history = new SessionHistory(deps.transcripts);
+    this.history = new SessionHistory(deps.transcripts, (id) => this.sessions.find(id)?.state);
   }
 
   /** The client's capabilities are known (initialize): a spare process can start. */

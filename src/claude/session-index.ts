@@ -5,7 +5,7 @@
 import { statSync, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { readEnds, rowOf } from "./transcript-rows.js";
+import { readEnds, rowOf, type ClaudeSessionRow } from "./transcript-rows.js";
 import type { SDKSessionInfo as ClaudeSessionInfo } from "@anthropic-ai/claude-agent-sdk";
 
 /** A saved conversation in a listing, before its row is read. */
@@ -41,7 +41,7 @@ function newestFirst(a: SavedSession, b: SavedSession): number {
 interface CachedRow {
   mtime: number;
   size: number;
-  row: ClaudeSessionInfo | undefined;
+  row: ClaudeSessionRow | undefined;
 }
 
 /** Stats between two turns of the event loop while listing. */
@@ -94,11 +94,11 @@ export class SessionIndex {
    * Each session's row as its transcript is now (its `lastModified` too); undefined for a
    * session that is gone or that Claude Code's listing leaves out.
    */
-  rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionInfo | undefined)[]> {
+  rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionRow | undefined)[]> {
     return Promise.all(sessions.map((session) => this.row(session)));
   }
 
-  private async row(session: SavedSession): Promise<ClaudeSessionInfo | undefined> {
+  private async row(session: SavedSession): Promise<ClaudeSessionRow | undefined> {
     const stats = statOf(session.path);
     if (!stats) return undefined;
     const cached = this.cache.get(session.path);

@@ -190,6 +190,26 @@ export function firstPrompt(head: string): string | undefined | typeof MARKUP {
   return undefined;
 }
 
+/** A listed conversation, with whether its last turn failed on an API error (from its tail). */
+export type ClaudeSessionRow = ClaudeSessionInfo & { lastTurnFailed?: boolean };
+
+/** Whether the transcript's last assistant entry is Claude Code's record of an API error. */
+export function lastTurnFailed(tail: string): boolean {
+  const needle = '"type":"assistant"';
+  const at = tail.lastIndexOf(needle);
+  if (at < 0) return false;
+  const start = tail.lastIndexOf("\n", at) + 1;
+  const end = tail.indexOf("\n", at);
+  try {
+    const entry = JSON.parse(tail.slice(start, end < 0 ? tail.length : end)) as {
+      isApiErrorMessage?: unknown;
+    };
+    return entry.isApiErrorMessage === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The row of a transcript: `null` when Claude Code's listing leaves it out (a subagent's
  * transcript), `"first-prompt"` when its title needs rules only Claude Code's listing knows.
@@ -197,7 +217,7 @@ export function firstPrompt(head: string): string | undefined | typeof MARKUP {
 export function rowOf(
   sessionId: string,
   ends: TranscriptEnds,
-): ClaudeSessionInfo | null | "first-prompt" {
+): ClaudeSessionRow | null | "first-prompt" {
   const { head, tail } = ends;
   const newline = head.indexOf("\n");
   const first = newline >= 0 ? head.slice(0, newline) : head;
@@ -220,5 +240,6 @@ export function rowOf(
     fileSize: ends.size,
     ...(title ? { customTitle: title } : {}),
     cwd,
+    ...(lastTurnFailed(tail) ? { lastTurnFailed: true } : {}),
   };
 }

@@ -9,7 +9,9 @@ import type {
 import { z } from "zod";
 import { claudeSdk } from "./sdk-loader.js";
 import { SessionIndex, type SavedSession } from "./session-index.js";
+import type { ClaudeSessionRow } from "./transcript-rows.js";
 
+export type { ClaudeSessionRow } from "./transcript-rows.js";
 export type { SavedSession };
 
 export type ClaudeSessionInfo = SDKSessionInfo;
@@ -45,7 +47,7 @@ export interface ClaudeTranscripts {
    * Each session's row as its transcript is now: its `lastModified` moved when it was written
    * to since, undefined when it is gone or a listing leaves it out.
    */
-  rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionInfo | undefined)[]>;
+  rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionRow | undefined)[]>;
   info(sessionId: string, dir?: string): Promise<ClaudeSessionInfo | undefined>;
   /** The conversation chain, oldest first. */
   messages(sessionId: string, dir?: string): Promise<ClaudeTranscriptMessage[]>;

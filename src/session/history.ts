@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { ListSessionsResponse, SessionInfo } from "@agentclientprotocol/sdk";
-import type { ClaudeSessionInfo, ClaudeTranscripts, SavedSession } from "../claude/transcripts.js";
+import type {
+  ClaudeSessionInfo,
+  ClaudeSessionRow,
+  ClaudeTranscripts,
+  SavedSession,
+} from "../claude/transcripts.js";
 import { z } from "zod";
 import { InvalidParamsError } from "../errors.js";
 import { cleanSingleLine } from "../util/text.js";
@@ -101,6 +106,15 @@ interface Listing {
   sessions: SavedSession[];
 }
 
+/**
+ * A row's state (`_meta.claudeCode.state`): a turn (or Claude Code's own work) running in
+ * this agent, or how the last turn ended: on an API error, or not.
+ */
+export type RowState = "running" | "failed" | "idle";
+
+/** The state of a session open in this agent; undefined for one that is not. */
+export type OpenState = (sessionId: string) => RowState | undefined;
+
 /** Listings kept for the cursors of their pages; a cursor of an older one lists again. */
 const LISTINGS_KEPT = 4;
 
@@ -113,7 +127,10 @@ const LISTINGS_KEPT = 4;
 export class SessionHistory {
   private readonly listings = new Map<string, Listing>();
 
-  constructor(private readonly transcripts: ClaudeTranscripts) {}
+  constructor(
+    private readonly transcripts: ClaudeTranscripts,
+    private readonly openState: OpenState = () => undefined,
+  ) {}
 
   async page(request: ListRequest): Promise<ListSessionsResponse> {
     const cursor = decodeCursor(request.cursor);
@@ -143,7 +160,7 @@ export class SessionHistory {
     start: number,
     dirs: ReadonlySet<string> | undefined,
   ): Promise<ListSessionsResponse> {
-    const kept: ClaudeSessionInfo[] = [];
+    const kept: ClaudeSessionRow[] = [];
     let at = start;
     let next: ListCursor | undefined;
     while (at < listing.sessions.length && next === undefined) {
@@ -170,7 +187,12 @@ export class SessionHistory {
     const continuations = new Set(kept.map((info) => continuationId(info.sessionId)));
     const sessions = kept
       .filter((info) => !continuations.has(info.sessionId))
-      .flatMap((info) => sessionInfo(info) ?? []);
+      .flatMap((info) => {
+        const row = sessionInfo(info);
+        if (!row) return [];
+        const state = this.openState(info.sessionId) ?? (info.lastTurnFailed ? "failed" : "idle");
+        return [{ ...row, _meta: { claudeCode: { state } } }];
+      });
     return { sessions, ...(next !== undefined ? { nextCursor: encodeCursor(next) } : {}) };
   }
 }

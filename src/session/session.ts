@@ -62,6 +62,7 @@ import { addTurnUsage, UsageTracker } from "./usage.js";
 import { accountErrorNotice } from "./account-errors.js";
 import { RateLimitReporter } from "./rate-limits.js";
 import { UsageCommand } from "./usage-command.js";
+import type { RowState } from "./history.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import { StartupWatch, START_TIMEOUT_MS } from "./startup.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
@@ -116,6 +117,8 @@ export class Session {
   /** The subscription's limits Claude Code reports (rate-limits.ts). */
   private readonly rateLimits = new RateLimitReporter();
   private readonly usageCommand = new UsageCommand();
+  /** Whether the last prompt failed (a listing shows it). */
+  private lastTurnFailed = false;
   private readonly plans: PlanHandoffs;
   private configuration: SessionConfiguration | undefined;
   private initialization: ClaudeInitialization | undefined;
@@ -539,6 +542,12 @@ export class Session {
     query?.close();
   }
 
+  /** What a listing shows of it: work running, or how the last prompt ended. */
+  get state(): RowState {
+    if (this.turns.busy || this.activity.busy) return "running";
+    return this.lastTurnFailed ? "failed" : "idle";
+  }
+
   /** The client retitled the conversation: the title it saved is published as any other. */
   titleChanged(): Promise<void> {
     return this.titles.afterOpen();
@@ -588,6 +597,7 @@ export class Session {
     const limit = limitNotice(result, this.options.setup.options);
     if (limit) await this.send(() => this.options.client.sendNotice(limit));
     const outcome = outcomeOfResult(result, turn, this.rateLimits.state);
+    this.lastTurnFailed = "error" in outcome;
     const shown = "error" in outcome ? accountErrorNotice(outcome.error) : undefined;
     if (shown) await this.send(() => this.options.client.sendNotice(shown));
     await this.turns.settle(turn, outcome);

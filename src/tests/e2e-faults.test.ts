@@ -1,6 +1,7 @@
 // End-to-end: Anthropic API faults under the real Claude Code (CLAUDE_CODE_MAX_RETRIES=0, the
 // harness default). A fault ends the prompt with a JSON-RPC error, never a hang, and the same
 // session serves the next prompt.
+import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, type HttpFault } from "../scripted-api/index.js";
 import { startE2E, stopAllE2E, timed, type E2E } from "./support/e2e/index.js";
@@ -20,6 +21,13 @@ async function expectNextPromptWorks(e2e: E2E, sessionId: string): Promise<void>
 /** Claude Code's made-up error message never reaches the client as Claude's words. */
 function expectNoErrorText(e2e: E2E, sessionId: string): void {
   expect(chunkText(e2e, sessionId, "agent_message_chunk")).not.toContain("API Error");
+}
+
+/** The session's state in session/list (`_meta.claudeCode.state`). */
+async function listedState(e2e: E2E, sessionId: string): Promise<string | undefined> {
+  const { sessions } = await e2e.client.request(methods.agent.session.list, { cwd: e2e.cwd });
+  const row = sessions.find((s) => s.sessionId === sessionId);
+  return (row?._meta?.claudeCode as { state?: string } | undefined)?.state;
 }
 
 describe("HTTP errors from the API", () => {
@@ -43,7 +51,7 @@ describe("HTTP errors from the API", () => {
     },
   ];
   for (const { fault, says, data } of cases) {
-    it(`ends the prompt with a JSON-RPC error carrying Anthropic's message on ${fault.status}, and the next prompt works`, async () => {
+    it(`ends the prompt with a JSON-RPC error carrying Anthropic's message on ${fault.status}, the listing says the session failed, and the next prompt works`, async () => {
       const e2e = await startE2E({ scenario: [{ fault }, RECOVERED] });
       const { sessionId } = await e2e.newSession();
 
@@ -54,7 +62,9 @@ describe("HTTP errors from the API", () => {
       expect(error.data).toEqual(data);
       expect(e2e.api.mainRequests()).toHaveLength(1); // no retries
       expectNoErrorText(e2e, sessionId);
+      expect(await listedState(e2e, sessionId)).toBe("failed");
       await expectNextPromptWorks(e2e, sessionId);
+      expect(await listedState(e2e, sessionId)).toBe("idle");
     });
   }
 

@@ -225,15 +225,48 @@ describe("session/list", () => {
       lastModified: 2_000,
     });
     const response = await agent.request(methods.agent.session.list, { cwd });
+    const idle = { claudeCode: { state: "idle" } };
     expect(response.sessions).toEqual([
       {
         sessionId: "titled",
         cwd,
         title: "Fix the bug now",
         updatedAt: new Date(2_000).toISOString(),
+        _meta: idle,
       },
-      { sessionId: SAVED, cwd, title: "run the tests", updatedAt: new Date(1_000).toISOString() },
+      {
+        sessionId: SAVED,
+        cwd,
+        title: "run the tests",
+        updatedAt: new Date(1_000).toISOString(),
+        _meta: idle,
+      },
     ]);
+  });
+
+  it("each row says its state: running in this agent, failed on its last turn, or idle", async () => {
+    const { agent, claude, transcripts, cwd } = await setup();
+    transcripts.add({ sessionId: "failed", cwd, summary: "f", lastModified: 500 });
+    (transcripts.sessions.get("failed")!.info as { lastTurnFailed?: boolean }).lastTurnFailed =
+      true;
+    await agent.request(methods.agent.session.load, { sessionId: SAVED, cwd, mcpServers: [] });
+    const query = claude.started.at(-1)!;
+    const prompt = agent.request(methods.agent.session.prompt, {
+      sessionId: SAVED,
+      prompt: [{ type: "text", text: "x" }],
+    });
+    await query.waitForSent(1);
+    const states = async () =>
+      Object.fromEntries(
+        (await agent.request(methods.agent.session.list, { cwd })).sessions.map((s) => [
+          s.sessionId,
+          (s._meta?.claudeCode as { state?: string }).state,
+        ]),
+      );
+    expect(await states()).toEqual({ [SAVED]: "running", failed: "failed" });
+    query.emit(...streamedText("m", "ok"), result());
+    await prompt;
+    expect((await states())[SAVED]).toBe("idle");
   });
 
   it("paginates with an opaque cursor", async () => {

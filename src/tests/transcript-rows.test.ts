@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { getSessionInfo, listSessions } from "@anthropic-ai/claude-agent-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionIndex } from "../claude/session-index.js";
-import { END_BYTES, firstPrompt, lastValue } from "../claude/transcript-rows.js";
+import { END_BYTES, firstPrompt, lastTurnFailed, lastValue } from "../claude/transcript-rows.js";
 
 const CWD = "/work/project-a";
 let root: string;
@@ -171,6 +171,18 @@ describe("listing rows", () => {
     expect(lastValue(text, "customTitle", "custom-title", true)).toBe("Good");
     const joined = `{"type":"x","a":1}{"type":"custom-title","customTitle":"Joined"}`;
     expect(lastValue(joined, "customTitle", "custom-title", true)).toBe("Joined");
+  });
+
+  it("a transcript whose last assistant entry is Claude Code's record of an API error failed its last turn", () => {
+    const failed = JSON.stringify({
+      type: "assistant",
+      message: { model: "<synthetic>", content: [{ type: "text", text: "API Error: 500" }] },
+      error: "server_error",
+      isApiErrorMessage: true,
+    });
+    expect(lastTurnFailed([JSON.stringify(user("Hi")), failed].join("\n"))).toBe(true);
+    expect(lastTurnFailed([failed, JSON.stringify(assistant("Back."))].join("\n"))).toBe(false);
+    expect(lastTurnFailed(JSON.stringify(user("Hi")))).toBe(false);
   });
 
   it("the first prompt skips tool results, meta and compaction messages", () => {

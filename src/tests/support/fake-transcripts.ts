@@ -2,6 +2,7 @@ import type {
   ClaudeSessionInfo,
   ClaudeSubagentTranscript,
   ClaudeTranscriptMessage,
+  ClaudeSessionRow,
   ClaudeTranscripts,
   SavedSession,
 } from "../../claude/transcripts.js";
@@ -42,7 +43,7 @@ export class FakeTranscripts implements ClaudeTranscripts {
     );
   }
 
-  rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionInfo | undefined)[]> {
+  rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionRow | undefined)[]> {
     return Promise.resolve(sessions.map((s) => this.sessions.get(s.sessionId)?.info));
   }
 
