@@ -7,12 +7,13 @@
 // read and the whole is extrapolated, since each page costs as much as the first). Also
 // `initialize` and `session/new` of a fresh agent with no history and with the largest.
 import { randomUUID } from "node:crypto";
-import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { listSessions } from "@anthropic-ai/claude-agent-sdk";
+import { getSessionMessages, listSessions } from "@anthropic-ai/claude-agent-sdk";
 import { BenchAgent } from "./support/agent-process.js";
 import type { BenchContext } from "./support/context.js";
+import { rssOf } from "./support/proc.js";
 import { progress } from "./support/progress.js";
 import type { Row, SuiteResult } from "./support/report.js";
 import { benchEnv, createSandbox, type Sandbox } from "./support/sandbox.js";
@@ -73,6 +74,107 @@ async function grow(source: { file: string; sessionId: string }, count: number):
         await utimes(file, at, at);
       }),
     );
+  }
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const MESSAGE_ID = /msg_[0-9a-f]{24}/g;
+/** The long conversation's size: the issue's "10 MB conversation". */
+const LONG_BYTES = 10 * 1024 * 1024;
+
+/**
+ * One long conversation made of the source's turns again and again: each copy's ids are
+ * new, and its first message continues the last one of the copy before.
+ */
+async function longConversation(source: { file: string; sessionId: string }): Promise<string> {
+  const id = randomUUID();
+  const text = (await readFile(source.file, "utf8")).replaceAll(source.sessionId, id);
+  const copies: string[] = [];
+  let last: string | undefined;
+  let size = 0;
+  while (size < LONG_BYTES) {
+    const uuids = new Map<string, string>();
+    const fresh = (old: string) => {
+      if (old === id) return old;
+      let next = uuids.get(old);
+      if (!next) uuids.set(old, (next = randomUUID()));
+      return next;
+    };
+    let copy = text
+      .replace(UUID, fresh)
+      .replace(MESSAGE_ID, () => `msg_${randomUUID().replaceAll("-", "").slice(0, 24)}`);
+    if (last) copy = copy.replace('"parentUuid":null', `"parentUuid":"${last}"`);
+    const uuidsInOrder = [...copy.matchAll(/"uuid":"([0-9a-f-]{36})"/g)];
+    last = uuidsInOrder.at(-1)?.[1] ?? last;
+    copies.push(copy);
+    size += copy.length;
+  }
+  await writeFile(join(source.file, "..", `${id}.jsonl`), copies.join(""));
+  return id;
+}
+
+interface LoadRun {
+  firstUpdateMs: number;
+  doneMs: number;
+  updates: number;
+  idleRss: number;
+  peakRss: number;
+}
+
+/** session/load of the long conversation in a fresh agent: first update, end, RSS. */
+async function agentLoad(
+  env: Record<string, string>,
+  cwd: string,
+  sessionId: string,
+): Promise<LoadRun> {
+  const agent = new BenchAgent({ env, cwd });
+  try {
+    await agent.initialize();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const idleRss = (await rssOf(agent.pid)) ?? NaN;
+    let peakRss = idleRss;
+    let first: number | undefined;
+    let updates = 0;
+    const off = agent.onUpdate((_params, at) => {
+      first ??= at;
+      updates++;
+    });
+    const sampler = setInterval(() => {
+      void rssOf(agent.pid).then((rss) => {
+        if (rss !== undefined) peakRss = Math.max(peakRss, rss);
+      });
+    }, 20);
+    try {
+      const load = await agent.request("session/load", { sessionId, cwd, mcpServers: [] });
+      const rss = await rssOf(agent.pid);
+      if (rss !== undefined) peakRss = Math.max(peakRss, rss);
+      return {
+        firstUpdateMs: (first ?? load.receivedAt) - load.sentAt,
+        doneMs: load.receivedAt - load.sentAt,
+        updates,
+        idleRss,
+        peakRss,
+      };
+    } finally {
+      clearInterval(sampler);
+      off();
+    }
+  } finally {
+    await agent.stop();
+  }
+}
+
+/** The SDK reading the same conversation (what the agent's load reads it with today). */
+async function sdkMessages(configDir: string, cwd: string, sessionId: string): Promise<number> {
+  const saved = process.env.CLAUDE_CONFIG_DIR;
+  process.env.CLAUDE_CONFIG_DIR = configDir;
+  try {
+    const start = performance.now();
+    await getSessionMessages(sessionId, { dir: cwd });
+    return performance.now() - start;
+  } finally {
+    if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+    else process.env.CLAUDE_CONFIG_DIR = saved;
   }
 }
 
@@ -213,6 +315,49 @@ export async function runHistory(ctx: BenchContext): Promise<SuiteResult> {
         notes.push(`The agent listed ${run.sessions} of ${count} sessions.`);
       }
     }
+    progress("history: session/load of a 10 MB conversation");
+    const long = await longConversation(source);
+    const loadSize = (await stat(join(source.file, "..", `${long}.jsonl`))).size;
+    const loads: LoadRun[] = [];
+    const sdkReads: number[] = [];
+    for (let i = 0; i < (ctx.quick ? 1 : 3); i++) {
+      loads.push(await agentLoad(env, sandbox.cwd, long));
+      sdkReads.push(await sdkMessages(sandbox.configDir, sandbox.cwd, long));
+    }
+    detail.load = { bytes: loadSize, agent: loads, sdkReadMs: sdkReads };
+    const firstUpdate = summarize(loads.map((l) => l.firstUpdateMs));
+    const done = summarize(loads.map((l) => l.doneMs));
+    const sdkRead = summarize(sdkReads);
+    const growth = median(loads.map((l) => (l.peakRss - l.idleRss) / 2 ** 20));
+    const megabytes = (loadSize / 2 ** 20).toFixed(1);
+    rows.push(
+      {
+        figure: `Long conversation (${megabytes} MB)`,
+        metric: "session/load → first update",
+        unit: "ms",
+        agent: firstUpdate,
+        target: "≤ 100 ms",
+        met: firstUpdate.p50 <= 100,
+      },
+      {
+        figure: `Long conversation (${megabytes} MB)`,
+        metric: "session/load → response (SDK: getSessionMessages alone)",
+        unit: "ms",
+        agent: done,
+        baseline: sdkRead,
+        ratio: done.p50 / sdkRead.p50,
+        target: "≤ 600 ms",
+        met: done.p50 <= 600,
+      },
+      {
+        figure: `Long conversation (${megabytes} MB)`,
+        metric: "agent RSS during load above idle (peak, 20 ms samples)",
+        unit: "MB",
+        agent: growth,
+        target: "≤ 50 MB",
+        met: growth <= 50,
+      },
+    );
     const full = await startFigures(env, sandbox.cwd, starts);
     const largest = (counts.at(-1) ?? 0).toLocaleString("en-US");
     detail.start = { empty, full };
