@@ -387,12 +387,13 @@ describe("session/list", () => {
     const everywhere = await e2e.client.request(methods.agent.session.list, {});
 
     const withoutDates = (sessions: SessionInfo[]) => sessions.map(({ updatedAt: _, ...s }) => s);
+    const idle = { claudeCode: { state: "idle" } };
     expect(withoutDates(listed.sessions)).toEqual([
-      { sessionId: here, cwd: e2e.cwd, title: "Fix the login bug now" },
+      { sessionId: here, cwd: e2e.cwd, title: "Fix the login bug now", _meta: idle },
     ]);
     expect(listed.nextCursor).toBeUndefined();
     expect(withoutDates(elsewhere.sessions)).toEqual([
-      { sessionId: there, cwd: otherCwd, title: "Elsewhere." },
+      { sessionId: there, cwd: otherCwd, title: "Elsewhere.", _meta: idle },
     ]);
     expect(everywhere.sessions.map((s) => s.sessionId).sort()).toEqual([here, there].sort());
     for (const { updatedAt } of everywhere.sessions) {
