@@ -67,6 +67,20 @@ describe("session/list and session/resume", () => {
     ]);
   });
 
+  it("session/set_title saves the title as Claude Code's /rename does, and the listing shows it", async () => {
+    const { agent, cwd, transcripts } = await withSaved();
+    const answer = await agent.request(v2.methods.agent.session.setTitle, {
+      sessionId: SAVED,
+      title: " Renamed\nin v2 ",
+    });
+    expect(answer).toEqual({ title: "Renamed in v2" });
+    expect(transcripts.sessions.get(SAVED)!.info.customTitle).toBe("Renamed in v2");
+    const { sessions } = await agent.request(v2.methods.agent.session.list, { cwd });
+    expect(sessions).toEqual([
+      expect.objectContaining({ sessionId: SAVED, title: "Renamed in v2" }),
+    ]);
+  });
+
   it("resume without replayFrom replays nothing and reports the current state, idle, before it answers", async () => {
     const { agent, cwd, events, claude } = await withSaved();
     const answer = await agent.request(v2.methods.agent.session.resume, {

@@ -75,6 +75,12 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
       withRequestErrors(({ params }) => core.list(params)),
     )
     .onRequest(
+      v2.methods.agent.session.setTitle,
+      withRequestErrors(async ({ params }) => ({
+        title: await core.setTitle(params.sessionId, params.title),
+      })),
+    )
+    .onRequest(
       v2.methods.agent.session.close,
       withRequestErrors(async ({ params }) => {
         const { sessionId } = params;

@@ -20,6 +20,8 @@ export const AGENT_CAPABILITIES_V2: v2.AgentCapabilities = {
     additionalDirectories: {},
     fork: {},
     systemPrompt: { mode: { override: {} } },
+    // Unstable: session/set_title, saved as Claude Code's /rename (AgentCore.setTitle).
+    ...({ title: {} } as object),
   },
 };
 
