@@ -164,18 +164,25 @@ async function agentLoad(
   }
 }
 
-/** The SDK reading the same conversation (what the agent's load reads it with today). */
-async function sdkMessages(configDir: string, cwd: string, sessionId: string): Promise<number> {
+/** The in-process SDK reads CLAUDE_CONFIG_DIR of this process: the sandbox's, while `read` runs. */
+async function inConfigDir<T>(configDir: string, read: () => Promise<T>): Promise<T> {
   const saved = process.env.CLAUDE_CONFIG_DIR;
   process.env.CLAUDE_CONFIG_DIR = configDir;
   try {
-    const start = performance.now();
-    await getSessionMessages(sessionId, { dir: cwd });
-    return performance.now() - start;
+    return await read();
   } finally {
     if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
     else process.env.CLAUDE_CONFIG_DIR = saved;
   }
+}
+
+/** The SDK reading the same conversation (what the agent's load reads it with today). */
+function sdkMessages(configDir: string, cwd: string, sessionId: string): Promise<number> {
+  return inConfigDir(configDir, async () => {
+    const start = performance.now();
+    await getSessionMessages(sessionId, { dir: cwd });
+    return performance.now() - start;
+  });
 }
 
 async function agentList(agent: BenchAgent, cwd: string): Promise<ListRun> {
@@ -198,10 +205,8 @@ async function agentList(agent: BenchAgent, cwd: string): Promise<ListRun> {
 }
 
 /** The SDK paged by offset; past BASELINE_FULL_UP_TO its first pages only, extrapolated. */
-async function sdkList(configDir: string, cwd: string, count: number): Promise<ListRun> {
-  const saved = process.env.CLAUDE_CONFIG_DIR;
-  process.env.CLAUDE_CONFIG_DIR = configDir;
-  try {
+function sdkList(configDir: string, cwd: string, count: number): Promise<ListRun> {
+  return inConfigDir(configDir, async () => {
     const pagesNeeded = Math.ceil(count / BASELINE_PAGE);
     const pagesRead = count <= BASELINE_FULL_UP_TO ? pagesNeeded : BASELINE_PAGES_READ;
     const times: number[] = [];
@@ -220,10 +225,7 @@ async function sdkList(configDir: string, cwd: string, count: number): Promise<L
     const totalMs =
       pagesRead === pagesNeeded ? times.reduce((a, b) => a + b, 0) : median(times) * pagesNeeded;
     return { firstMs: times[0] ?? NaN, totalMs, pages: pagesNeeded, sessions };
-  } finally {
-    if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
-    else process.env.CLAUDE_CONFIG_DIR = saved;
-  }
+  });
 }
 
 /** A fresh agent: initialize, then session/new `samples` times (each closed again). */
@@ -329,10 +331,10 @@ export async function runHistory(ctx: BenchContext): Promise<SuiteResult> {
     const done = summarize(loads.map((l) => l.doneMs));
     const sdkRead = summarize(sdkReads);
     const growth = median(loads.map((l) => (l.peakRss - l.idleRss) / 2 ** 20));
-    const megabytes = (loadSize / 2 ** 20).toFixed(1);
+    const figure = `Long conversation (${(loadSize / 2 ** 20).toFixed(1)} MB)`;
     rows.push(
       {
-        figure: `Long conversation (${megabytes} MB)`,
+        figure,
         metric: "session/load → first update",
         unit: "ms",
         agent: firstUpdate,
@@ -340,7 +342,7 @@ export async function runHistory(ctx: BenchContext): Promise<SuiteResult> {
         met: firstUpdate.p50 <= 100,
       },
       {
-        figure: `Long conversation (${megabytes} MB)`,
+        figure,
         metric: "session/load → response (SDK: getSessionMessages alone)",
         unit: "ms",
         agent: done,
@@ -350,7 +352,7 @@ export async function runHistory(ctx: BenchContext): Promise<SuiteResult> {
         met: done.p50 <= 600,
       },
       {
-        figure: `Long conversation (${megabytes} MB)`,
+        figure,
         metric: "agent RSS during load above idle (peak, 20 ms samples)",
         unit: "MB",
         agent: growth,

@@ -31,7 +31,10 @@ function holds(name: string, dir: string): boolean {
 }
 
 /** Newest first, then by id descending (Claude Code's order). */
-function newestFirst(a: SavedSession, b: SavedSession): number {
+export function newestFirst(
+  a: Pick<SavedSession, "lastModified" | "sessionId">,
+  b: Pick<SavedSession, "lastModified" | "sessionId">,
+): number {
   return (
     b.lastModified - a.lastModified ||
     (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0)

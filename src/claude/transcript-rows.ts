@@ -69,6 +69,13 @@ function valueIn(line: string, key: string, type: string | undefined): string | 
   }
 }
 
+/** The whole line holding position `at`, and where it starts. */
+function lineAt(text: string, at: number): { line: string; start: number } {
+  const start = text.lastIndexOf("\n", at) + 1;
+  const newline = text.indexOf("\n", at);
+  return { line: text.slice(start, newline < 0 ? text.length : newline), start };
+}
+
 /**
  * The last line's `key` (of an entry of `type`, when given). `lenient`: a line that does not
  * parse is tried again from its last `{"type":"<type>"` (two entries run together).
@@ -91,9 +98,7 @@ export function lastValue(
   while (from >= 0) {
     const at = text.lastIndexOf(needle, from);
     if (at < 0) break;
-    const start = text.lastIndexOf("\n", at) + 1;
-    const newline = text.indexOf("\n", at);
-    const line = text.slice(start, newline < 0 ? text.length : newline);
+    const { line, start } = lineAt(text, at);
     if (!types || types.some((t) => line.includes(t))) {
       let value = valueIn(line, key, type);
       if (value === null && lenient && types) {
@@ -198,10 +203,8 @@ export function lastTurnFailed(tail: string): boolean {
   const needle = '"type":"assistant"';
   const at = tail.lastIndexOf(needle);
   if (at < 0) return false;
-  const start = tail.lastIndexOf("\n", at) + 1;
-  const end = tail.indexOf("\n", at);
   try {
-    const entry = JSON.parse(tail.slice(start, end < 0 ? tail.length : end)) as {
+    const entry = JSON.parse(lineAt(tail, at).line) as {
       isApiErrorMessage?: unknown;
     };
     return entry.isApiErrorMessage === true;

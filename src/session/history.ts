@@ -103,6 +103,8 @@ export interface ListRequest {
 /** The saved conversations one request lists, in order, as its first page found them. */
 interface Listing {
   key: string;
+  /** The directories whose sessions it shows (none: every directory's). */
+  dirs: ReadonlySet<string> | undefined;
   sessions: SavedSession[];
 }
 
@@ -135,13 +137,13 @@ export class SessionHistory {
   async page(request: ListRequest): Promise<ListSessionsResponse> {
     const cursor = decodeCursor(request.cursor);
     const key = JSON.stringify([request.cwd ?? null, request.includeWorktrees]);
-    const dirs = request.cwd ? await listedDirs(request.cwd, request.includeWorktrees) : undefined;
     const kept = cursor.listing ? this.listings.get(cursor.listing) : undefined;
-    if (kept?.key === key) return this.cut(cursor.listing!, kept, cursor.offset, dirs);
+    if (kept?.key === key) return this.cut(cursor.listing!, kept, cursor.offset);
     // A first page, or a cursor of a listing no longer kept (the agent restarted): list
     // again, and go on after the cursor's last session.
     const id = randomUUID();
-    const listing = { key, sessions: await this.transcripts.saved(dirs && [...dirs]) };
+    const dirs = request.cwd ? await listedDirs(request.cwd, request.includeWorktrees) : undefined;
+    const listing = { key, dirs, sessions: await this.transcripts.saved(dirs && [...dirs]) };
     this.listings.set(id, listing);
     for (const old of this.listings.keys()) {
       if (this.listings.size <= LISTINGS_KEPT) break;
@@ -150,16 +152,12 @@ export class SessionHistory {
     const start = cursor.after
       ? listing.sessions.findIndex((session) => comesAfter(session, cursor.after))
       : 0;
-    return this.cut(id, listing, start < 0 ? listing.sessions.length : start, dirs);
+    return this.cut(id, listing, start < 0 ? listing.sessions.length : start);
   }
 
   /** The page of `listing` from `start`: rows still there and unchanged, as many as fit. */
-  private async cut(
-    id: string,
-    listing: Listing,
-    start: number,
-    dirs: ReadonlySet<string> | undefined,
-  ): Promise<ListSessionsResponse> {
+  private async cut(id: string, listing: Listing, start: number): Promise<ListSessionsResponse> {
+    const { dirs } = listing;
     const kept: ClaudeSessionRow[] = [];
     let at = start;
     let next: ListCursor | undefined;

@@ -2,8 +2,12 @@
 // lists the plan's windows when it can read them from claude.ai (a login with the profile
 // scope); otherwise it prints the session's cost alone, while its terminal UI still shows
 // the windows the replies' rate-limit headers reported. The reply then gains those.
-import { SYNTHETIC_MODEL, type RateLimitInfo } from "../claude/types.js";
-import type { SDKAssistantMessage, SDKResultMessage } from "../claude/types.js";
+import {
+  SYNTHETIC_MODEL,
+  type RateLimitInfo,
+  type SDKAssistantMessage,
+  type SDKResultMessage,
+} from "../claude/types.js";
 import { windowLine } from "./rate-limits.js";
 
 /** The command whose reply this completes, as Claude Code names it on the result. */

@@ -3,23 +3,12 @@
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { SDKResultMessage, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, startScriptedApi, toolResults } from "../scripted-api/index.js";
 import type { ScriptedApi } from "../scripted-api/index.js";
-
-function claudeBinary(): string | undefined {
-  try {
-    const pkg = `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}/package.json`;
-    const bin = join(dirname(createRequire(import.meta.url).resolve(pkg)), "claude");
-    return existsSync(bin) ? bin : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { claudeBinary, claudeSandbox } from "./support/real-claude.js";
 
 const CLAUDE = claudeBinary();
 const cleanups: (() => Promise<void>)[] = [];
@@ -28,13 +17,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function sandbox(): Promise<{ home: string; config: string; cwd: string }> {
-  const root = await mkdtemp(join(tmpdir(), "scripted-api-claude-"));
-  cleanups.push(() => rm(root, { recursive: true, force: true }));
-  const dirs = { home: join(root, "home"), config: join(root, "config"), cwd: join(root, "cwd") };
-  for (const d of Object.values(dirs)) await mkdir(d);
-  return dirs;
-}
+const sandbox = () => claudeSandbox("scripted-api-claude", cleanups);
 
 function track(api: ScriptedApi): ScriptedApi {
   cleanups.push(() => api.close());

@@ -6,6 +6,7 @@ import type {
   ClaudeTranscripts,
   SavedSession,
 } from "../../claude/transcripts.js";
+import { newestFirst } from "../../claude/session-index.js";
 
 /** In-memory saved conversations, for in-process tests. */
 export class FakeTranscripts implements ClaudeTranscripts {
@@ -32,12 +33,7 @@ export class FakeTranscripts implements ClaudeTranscripts {
     const all = [...this.sessions.values()]
       .map((s) => s.info)
       .filter((info) => !dirs || (info.cwd !== undefined && dirs.includes(info.cwd)))
-      // Claude Code's order: newest first, then by id, descending.
-      .sort(
-        (a, b) =>
-          b.lastModified - a.lastModified ||
-          (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0),
-      );
+      .sort(newestFirst);
     return Promise.resolve(
       all.map(({ sessionId, lastModified }) => ({ sessionId, lastModified, path: sessionId })),
     );
