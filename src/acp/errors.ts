@@ -9,6 +9,7 @@ import {
   SessionNotFoundError,
 } from "../errors.js";
 import { log } from "../logger.js";
+import { cleanMultiline } from "../util/text.js";
 import { authRequiredMessage } from "./auth.js";
 
 /** The one place a local error becomes a wire error. Unknown errors are internal. */
@@ -20,18 +21,25 @@ export function toRequestError(error: unknown): RequestError {
   if (error instanceof SessionNotFoundError) {
     return RequestError.sessionNotFound(error.sessionId);
   }
+  // The messages below are Claude Code's (and the API's, through it): cleaned as any text
+  // from Claude is before a client shows it.
   if (error instanceof AuthRequiredError) {
-    return RequestError.authRequired(error.data, authRequiredMessage(error.message));
+    return RequestError.authRequired(
+      error.data,
+      authRequiredMessage(cleanMultiline(error.message)),
+    );
   }
   // Claude Code's sentence is the whole message: it is no internal error.
-  if (error instanceof ClaudeAccountError)
-    return new RequestError(-32603, error.message, error.data);
+  if (error instanceof ClaudeAccountError) {
+    return new RequestError(-32603, cleanMultiline(error.message), error.data);
+  }
   if (
     error instanceof ClaudeTurnError ||
     error instanceof ClaudeProcessExitedError ||
     error instanceof ClaudeExecutableNotFoundError
   ) {
-    return RequestError.internalError("data" in error ? error.data : undefined, error.message);
+    const data = "data" in error ? error.data : undefined;
+    return RequestError.internalError(data, cleanMultiline(error.message));
   }
   log.error("unexpected error", error);
   return RequestError.internalError(

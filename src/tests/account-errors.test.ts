@@ -99,6 +99,17 @@ describe("account errors", () => {
     expect(limit.notice).toBeUndefined();
   });
 
+  it("Claude Code's sentence is cleaned of escape sequences and control characters before the client gets it", () => {
+    const account = ending("billing_error", "Credit \u001b[31mbalance\u001b[0m is too low\u0007");
+    expect(account.wire.message).toBe(
+      "Credit balance is too low \u00b7 Add credits at https://platform.claude.com/settings/billing, or log in with another account",
+    );
+    const turn = ending("server_error", "API Error: 500 \u001b[1mboom\u202e");
+    expect(turn.wire.message).toBe("Internal error: API Error: 500 boom");
+    const auth = ending("authentication_failed", "Invalid \u001b[31mAPI key\u0000");
+    expect(auth.wire.message).toMatch(/^Authentication required: Invalid API key\. /);
+  });
+
   it("every API error Claude Code names has a kind", () => {
     const errors: ClaudeApiError[] = [
       "authentication_failed",
