@@ -22,7 +22,7 @@ import { AuthRequiredError, echoed, InvalidParamsError, SessionNotFoundError } f
 import { log } from "./logger.js";
 import { hostQueryOptions } from "./session/claude-env.js";
 import { conversationChain } from "./session/continuations.js";
-import { SessionHistory } from "./session/history.js";
+import { archiveFilter, SessionHistory } from "./session/history.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
 import { ModelCache, modelCachePath } from "./session/model-cache.js";
 import { ClaudeProcesses } from "./session/processes.js";
@@ -278,11 +278,13 @@ export class AgentCore {
   async list(params: {
     cwd?: string | null;
     cursor?: string | null;
+    archived?: string | null;
     _meta?: unknown;
   }): Promise<ListSessionsResponse> {
+    const archived = archiveFilter(params.archived);
     if (params.cwd) await requireDirectory(params.cwd, "cwd");
     const { includeWorktrees } = sessionMetaOptions(params._meta);
-    return this.history.page({ ...params, includeWorktrees });
+    return this.history.page({ ...params, includeWorktrees, archived });
   }
 
   close(sessionId: string): Promise<void> {
@@ -343,6 +345,34 @@ export class AgentCore {
       }
       await open?.titleChanged();
       return stored;
+    });
+  }
+
+  /**
+   * `session/archive` and `session/unarchive`, with Claude Code's own mark, so its listing
+   * (`claude --resume`) shows the same. Archiving an open session closes it first, as ACP
+   * asks; unarchiving opens nothing. A prompt sent later unarchives it (Claude Code's rule).
+   */
+  setArchived(sessionId: string, archived: boolean): Promise<void> {
+    const { deps, sessions } = this;
+    return sessions.exclusive(sessionId, async () => {
+      const open = sessions.find(sessionId);
+      const saved = savedIn(deps.transcripts);
+      if (!(await saved(sessionId))) {
+        if (!open) throw new SessionNotFoundError(sessionId);
+        throw new InvalidParamsError(
+          "The session has no saved conversation to archive yet: send a prompt first.",
+        );
+      }
+      if (archived && open) {
+        sessions.remove(sessionId);
+        open.close();
+        this.closed.add(sessionId);
+      }
+      // A plan handoff's conversations are one session: each gets the mark.
+      for (const conversation of await conversationChain(sessionId, saved)) {
+        await deps.transcripts.archive(conversation, archived);
+      }
     });
   }
 

@@ -2,11 +2,15 @@ import { agent, methods, type AgentApp } from "@agentclientprotocol/sdk";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import {
+  ARCHIVE_METHOD,
   FORK_METHOD,
+  listSessionsParams,
   newSessionParams,
   savedSessionParams,
+  sessionIdParams,
   SET_TITLE_METHOD,
   setTitleParams,
+  UNARCHIVE_METHOD,
 } from "./acp/session-params.js";
 import { mergingTextChannel, v1Channel, type MergingChannel } from "./acp/channel.js";
 import { sessionClient } from "./acp/child-sessions.js";
@@ -88,6 +92,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       )
       .onRequest(
         methods.agent.session.list,
+        listSessionsParams,
         answering(({ params }) => core.list(params)),
       )
       .onRequest(
@@ -101,6 +106,22 @@ export function createAgent(deps: AgentDependencies): AgentApp {
         methods.agent.session.delete,
         answering(async ({ params }) => {
           await core.delete(params.sessionId);
+          return {};
+        }),
+      )
+      .onRequest(
+        ARCHIVE_METHOD,
+        sessionIdParams,
+        answering(async ({ params }) => {
+          await core.setArchived(params.sessionId, true);
+          return {};
+        }),
+      )
+      .onRequest(
+        UNARCHIVE_METHOD,
+        sessionIdParams,
+        answering(async ({ params }) => {
+          await core.setArchived(params.sessionId, false);
           return {};
         }),
       )

@@ -34,7 +34,9 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
     // Unstable in ACP; clients that do not know them ignore them. The system prompt RFD:
     // `append` always, `override` declared (session-params.ts, session/client-setup.ts).
     // `title`: session/set_title, saved as Claude Code's /rename (AgentCore.setTitle).
-    ...({ fork: {}, systemPrompt: { mode: { override: {} } }, title: {} } as object),
+    // `archive`: session/archive and unarchive, and the list's `archived` filter, with
+    // Claude Code's own mark (AgentCore.setArchived).
+    ...({ fork: {}, systemPrompt: { mode: { override: {} } }, title: {}, archive: {} } as object),
   },
 };
 

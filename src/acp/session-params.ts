@@ -86,3 +86,27 @@ const setTitle = z.looseObject({ sessionId: z.string(), title: z.string() });
 export const setTitleParams = {
   parse: (params: unknown): z.infer<typeof setTitle> => setTitle.parse(params),
 };
+
+/** `session/archive` and `session/unarchive` are in ACP's unstable API too. */
+export const ARCHIVE_METHOD = "session/archive";
+export const UNARCHIVE_METHOD = "session/unarchive";
+
+const sessionOnly = z.looseObject({ sessionId: z.string() });
+
+/** Validates archive and unarchive params. */
+export const sessionIdParams = {
+  parse: (params: unknown): z.infer<typeof sessionOnly> => sessionOnly.parse(params),
+};
+
+/** The stable parser drops the unstable `archived` filter of session/list. */
+const list = z.looseObject({
+  cwd: z.string().nullish(),
+  cursor: z.string().nullish(),
+  archived: z.string().nullish(),
+  _meta: z.record(z.string(), z.unknown()).nullish().catch(undefined),
+});
+
+/** Validates session/list params. */
+export const listSessionsParams = {
+  parse: (params: unknown): z.infer<typeof list> => list.parse(params ?? {}),
+};

@@ -5,6 +5,7 @@
 import { statSync, type Stats } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { archiveMark } from "./archive-marks.js";
 import { readEnds, rowOf, type ClaudeSessionRow } from "./transcript-rows.js";
 import type { SDKSessionInfo as ClaudeSessionInfo } from "@anthropic-ai/claude-agent-sdk";
 
@@ -15,6 +16,8 @@ export interface SavedSession {
   lastModified: number;
   /** Its transcript. */
   path: string;
+  /** Whether Claude Code's listing shows it archived. */
+  archived: boolean;
 }
 
 /** Claude Code names a project directory after the cwd, every other character a dash. */
@@ -79,6 +82,8 @@ export class SessionIndex {
     for (const name of wanted) {
       const project = join(projects, name);
       const files = await readdir(project).catch((): string[] => []);
+      // Only a session with a directory beside its transcript can have an archive mark.
+      const names = new Set(files);
       for (const [i, file] of files.entries()) {
         if (!file.endsWith(".jsonl")) continue;
         // Synchronous stats (a few µs each, against a thread-pool round trip each), with a
@@ -87,7 +92,11 @@ export class SessionIndex {
         const path = join(project, file);
         const stats = statOf(path);
         if (!stats?.isFile() || stats.size === 0) continue;
-        found.push({ sessionId: file.slice(0, -6), lastModified: stats.mtime.getTime(), path });
+        const sessionId = file.slice(0, -6);
+        const lastModified = stats.mtime.getTime();
+        const archived =
+          names.has(sessionId) && (await this.archived(sessionId, path, lastModified));
+        found.push({ sessionId, lastModified, path, archived });
       }
     }
     return found.sort(newestFirst);
@@ -105,8 +114,9 @@ export class SessionIndex {
     const stats = statOf(session.path);
     if (!stats) return undefined;
     const cached = this.cache.get(session.path);
+    const archived = await this.archived(session.sessionId, session.path, stats.mtime.getTime());
     if (cached && cached.mtime === stats.mtime.getTime() && cached.size === stats.size) {
-      return cached.row;
+      return cached.row && { ...cached.row, archived };
     }
     const ends = readEnds(session.path);
     if (!ends) return undefined;
@@ -115,6 +125,18 @@ export class SessionIndex {
       read === "first-prompt" ? await this.sdkRow(session.sessionId) : (read ?? undefined);
     if (this.cache.size >= ROWS_KEPT) this.cache.clear();
     this.cache.set(session.path, { mtime: ends.mtime, size: ends.size, row });
-    return row;
+    return row && { ...row, archived };
+  }
+
+  /**
+   * Whether Claude Code's listing shows a session archived: its mark says so and no prompt
+   * was sent since. A transcript not written to since the mark has none; one that was is
+   * asked of the SDK, whose rules say what a prompt is.
+   */
+  private async archived(sessionId: string, path: string, lastModified: number): Promise<boolean> {
+    const mark = archiveMark(path, sessionId);
+    if (!mark?.archived) return false;
+    if (lastModified <= mark.atMs) return true;
+    return (await this.sdkRow(sessionId))?.archived === true;
   }
 }

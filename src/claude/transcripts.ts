@@ -59,6 +59,11 @@ export interface ClaudeTranscripts {
   delete(sessionId: string, dir?: string): Promise<void>;
   /** Titles a conversation as Claude Code's `/rename` does (a custom-title record). */
   rename(sessionId: string, title: string): Promise<void>;
+  /**
+   * Archives or unarchives a conversation with Claude Code's own mark beside its
+   * transcript (see archive-marks.ts): its listing, and Claude Code's, then show it so.
+   */
+  archive(sessionId: string, archived: boolean): Promise<void>;
   /** The subagents a conversation launched (none when it has no transcript). */
   subagents(sessionId: string, dir?: string): Promise<ClaudeSubagentTranscript[]>;
   /** One subagent of a conversation, if it has a transcript. */
@@ -162,6 +167,10 @@ export const sdkTranscripts: ClaudeTranscripts = {
   delete: async (sessionId, dir) =>
     (await claudeSdk()).deleteSession(sessionId, dir ? { dir } : {}),
   rename: async (sessionId, title) => (await claudeSdk()).renameSession(sessionId, title),
+  archive: async (sessionId, archived) => {
+    const sdk = await claudeSdk();
+    await (archived ? sdk.archiveSession(sessionId) : sdk.unarchiveSession(sessionId));
+  },
   subagents: async (sessionId, dir) => {
     const ids = await (await claudeSdk()).listSubagents(sessionId, dir ? { dir } : {});
     if (!ids.length) return [];

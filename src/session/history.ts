@@ -7,7 +7,7 @@ import type {
   SavedSession,
 } from "../claude/transcripts.js";
 import { z } from "zod";
-import { InvalidParamsError } from "../errors.js";
+import { echoed, InvalidParamsError } from "../errors.js";
 import { cleanSingleLine } from "../util/text.js";
 import { continuationId } from "./continuations.js";
 import { gitWorktreeRoots, isOneOf, spellings } from "./directories.js";
@@ -94,10 +94,30 @@ async function listedDirs(cwd: string, includeWorktrees: boolean): Promise<Set<s
   return accepted;
 }
 
+/** `session/list`'s archive filters (ACP's unstable `archived`); none given is `exclude`. */
+const ARCHIVE_FILTERS = ["exclude", "include", "only"] as const;
+export type ArchiveFilter = (typeof ARCHIVE_FILTERS)[number];
+
+/** The filter a request asks for; one this agent does not know is refused, never guessed. */
+export function archiveFilter(value: string | null | undefined): ArchiveFilter {
+  if (value === null || value === undefined) return "exclude";
+  const known = ARCHIVE_FILTERS.find((filter) => filter === value);
+  if (known) return known;
+  throw new InvalidParamsError(
+    `Unknown archived filter "${echoed(value)}": use ${ARCHIVE_FILTERS.join(", ")}.`,
+    { archived: value },
+  );
+}
+
+function shown(filter: ArchiveFilter, archived: boolean | undefined): boolean {
+  return filter === "include" || (filter === "only") === (archived === true);
+}
+
 export interface ListRequest {
   cwd?: string | null;
   cursor?: string | null;
   includeWorktrees: boolean;
+  archived: ArchiveFilter;
 }
 
 /** The saved conversations one request lists, in order, as its first page found them. */
@@ -105,6 +125,7 @@ interface Listing {
   key: string;
   /** The directories whose sessions it shows (none: every directory's). */
   dirs: ReadonlySet<string> | undefined;
+  archived: ArchiveFilter;
   sessions: SavedSession[];
 }
 
@@ -136,14 +157,18 @@ export class SessionHistory {
 
   async page(request: ListRequest): Promise<ListSessionsResponse> {
     const cursor = decodeCursor(request.cursor);
-    const key = JSON.stringify([request.cwd ?? null, request.includeWorktrees]);
+    const { archived } = request;
+    const key = JSON.stringify([request.cwd ?? null, request.includeWorktrees, archived]);
     const kept = cursor.listing ? this.listings.get(cursor.listing) : undefined;
     if (kept?.key === key) return this.cut(cursor.listing!, kept, cursor.offset);
     // A first page, or a cursor of a listing no longer kept (the agent restarted): list
     // again, and go on after the cursor's last session.
     const id = randomUUID();
     const dirs = request.cwd ? await listedDirs(request.cwd, request.includeWorktrees) : undefined;
-    const listing = { key, dirs, sessions: await this.transcripts.saved(dirs && [...dirs]) };
+    // The filter applies before the pages are cut, as ACP asks.
+    const saved = await this.transcripts.saved(dirs && [...dirs]);
+    const sessions = saved.filter((session) => shown(archived, session.archived));
+    const listing = { key, dirs, archived, sessions };
     this.listings.set(id, listing);
     for (const old of this.listings.keys()) {
       if (this.listings.size <= LISTINGS_KEPT) break;
@@ -168,6 +193,8 @@ export class SessionHistory {
         const listed = batch[i]!;
         if (!row || Math.abs(row.lastModified - listed.lastModified) >= 1) continue;
         if (dirs && !isOneOf(row.cwd, dirs)) continue;
+        // Archived or unarchived since the listing was read.
+        if (!shown(listing.archived, row.archived)) continue;
         if (kept.length === LIST_PAGE_SIZE) {
           const last = kept.at(-1)!;
           next = {
@@ -189,7 +216,7 @@ export class SessionHistory {
         const row = sessionInfo(info);
         if (!row) return [];
         const state = this.openState(info.sessionId) ?? (info.lastTurnFailed ? "failed" : "idle");
-        return [{ ...row, _meta: { claudeCode: { state } } }];
+        return [{ ...row, archived: info.archived === true, _meta: { claudeCode: { state } } }];
       });
     return { sessions, ...(next !== undefined ? { nextCursor: encodeCursor(next) } : {}) };
   }

@@ -65,6 +65,7 @@ describe("initialize", () => {
         fork: {},
         systemPrompt: { mode: { override: {} } },
         title: {},
+        archive: {},
       },
     });
   });

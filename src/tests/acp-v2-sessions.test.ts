@@ -81,6 +81,24 @@ describe("session/list and session/resume", () => {
     ]);
   });
 
+  it("session/archive hides the session from the default listing and closes it; unarchive brings it back", async () => {
+    const { agent, cwd, transcripts, claude } = await withSaved();
+    await agent.request(v2.methods.agent.session.resume, { sessionId: SAVED, cwd });
+    await agent.request(v2.methods.agent.session.archive, { sessionId: SAVED });
+    expect(claude.started.at(-1)!.closed).toBe(true);
+    expect(transcripts.sessions.get(SAVED)!.info.archived).toBe(true);
+    const listed = (archived?: string) =>
+      agent.request(v2.methods.agent.session.list, { cwd, ...(archived ? { archived } : {}) });
+    expect((await listed()).sessions).toEqual([]);
+    expect((await listed("only")).sessions).toEqual([
+      expect.objectContaining({ sessionId: SAVED, archived: true }),
+    ]);
+    await agent.request(v2.methods.agent.session.unarchive, { sessionId: SAVED });
+    expect((await listed()).sessions).toEqual([
+      expect.objectContaining({ sessionId: SAVED, archived: false }),
+    ]);
+  });
+
   it("resume without replayFrom replays nothing and reports the current state, idle, before it answers", async () => {
     const { agent, cwd, events, claude } = await withSaved();
     const answer = await agent.request(v2.methods.agent.session.resume, {

@@ -475,18 +475,68 @@ describe("session/set_title", () => {
     const transcript = await readFile((await transcriptFile(e2e.configDir, sessionId))!, "utf8");
     expect(transcript).toContain('"type":"custom-title"');
     // What `claude --resume` lists: the SDK reads the same record.
-    const saved = process.env.CLAUDE_CONFIG_DIR;
-    process.env.CLAUDE_CONFIG_DIR = e2e.configDir;
-    try {
-      const info = await getSessionInfo(sessionId);
-      expect(info?.customTitle).toBe("Renamed in the editor");
-    } finally {
-      if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
-      else process.env.CLAUDE_CONFIG_DIR = saved;
-    }
+    const info = await claudeCodeRow(e2e.configDir, sessionId);
+    expect(info?.customTitle).toBe("Renamed in the editor");
     const listed = await e2e.client.request(methods.agent.session.list, { cwd: e2e.cwd });
     expect(listed.sessions).toEqual([
       expect.objectContaining({ sessionId, title: "Renamed in the editor" }),
+    ]);
+  });
+});
+
+/** A session's row as Claude Code's own listing (`claude --resume`) reads it. */
+async function claudeCodeRow(configDir: string, sessionId: string) {
+  const saved = process.env.CLAUDE_CONFIG_DIR;
+  process.env.CLAUDE_CONFIG_DIR = configDir;
+  try {
+    return await getSessionInfo(sessionId);
+  } finally {
+    if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+    else process.env.CLAUDE_CONFIG_DIR = saved;
+  }
+}
+
+describe("session/archive and session/unarchive", () => {
+  it("archive with Claude Code's own mark, so its listing hides the session too; unarchive and a later prompt bring it back", async () => {
+    const e2e = await startE2E();
+    const { sessionId } = await e2e.newSession();
+    await e2e.prompt(sessionId, "Something to archive.");
+    type Listed = { sessions: { sessionId: string; archived?: boolean | null }[] };
+    const list = (archived?: string) =>
+      e2e.client.request<Listed>("session/list", {
+        cwd: e2e.cwd,
+        ...(archived ? { archived } : {}),
+      });
+
+    await e2e.client.request("session/archive", { sessionId });
+    expect((await claudeCodeRow(e2e.configDir, sessionId))?.archived).toBe(true);
+    expect((await list()).sessions).toEqual([]);
+    expect((await list("only")).sessions).toEqual([
+      expect.objectContaining({ sessionId, archived: true }),
+    ]);
+    // Archiving closed the session.
+    const closed = await e2e.client
+      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "x" }] })
+      .catch((error: unknown) => error);
+    expect((closed as { code?: number }).code).toBe(-32002);
+
+    await e2e.client.request("session/unarchive", { sessionId });
+    expect((await claudeCodeRow(e2e.configDir, sessionId))?.archived).toBe(false);
+    expect((await list()).sessions).toEqual([
+      expect.objectContaining({ sessionId, archived: false }),
+    ]);
+
+    // Claude Code's rule: a prompt sent after the mark unarchives the session.
+    await e2e.client.request("session/archive", { sessionId });
+    await e2e.client.request(methods.agent.session.resume, {
+      sessionId,
+      cwd: e2e.cwd,
+      mcpServers: [],
+    });
+    await e2e.prompt(sessionId, "Back to work.");
+    expect((await claudeCodeRow(e2e.configDir, sessionId))?.archived).toBe(false);
+    expect((await list()).sessions).toEqual([
+      expect.objectContaining({ sessionId, archived: false }),
     ]);
   });
 });

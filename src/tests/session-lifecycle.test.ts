@@ -232,6 +232,7 @@ describe("session/list", () => {
         cwd,
         title: "Fix the bug now",
         updatedAt: new Date(2_000).toISOString(),
+        archived: false,
         _meta: idle,
       },
       {
@@ -239,6 +240,7 @@ describe("session/list", () => {
         cwd,
         title: "run the tests",
         updatedAt: new Date(1_000).toISOString(),
+        archived: false,
         _meta: idle,
       },
     ]);
@@ -451,6 +453,75 @@ describe("session/set_title", () => {
       .request("session/set_title", { sessionId, title: "Too early" })
       .catch((e: unknown) => e);
     expect(rpcCode(error)).toBe(-32602);
+  });
+});
+
+describe("session/archive and session/unarchive", () => {
+  type Listed = { sessions: { sessionId: string; archived?: boolean | null }[] };
+  const list = (agent: ClientContext, params: Record<string, unknown>) =>
+    agent.request<Listed>("session/list", params);
+
+  it("archiving hides the session from the default listing; `only` and `include` show it archived; unarchiving brings it back", async () => {
+    const { agent, transcripts, cwd } = await setup();
+    transcripts.add({ sessionId: "kept", cwd, summary: "kept", lastModified: 2_000 });
+    const before = await list(agent, { cwd });
+    expect(before.sessions.map((s) => [s.sessionId, s.archived])).toEqual([
+      ["kept", false],
+      [SAVED, false],
+    ]);
+    await expect(agent.request("session/archive", { sessionId: SAVED })).resolves.toEqual({});
+    expect(transcripts.sessions.get(SAVED)!.info.archived).toBe(true);
+    expect((await list(agent, { cwd })).sessions.map((s) => s.sessionId)).toEqual(["kept"]);
+    expect((await list(agent, { cwd, archived: "exclude" })).sessions).toHaveLength(1);
+    expect((await list(agent, { cwd, archived: "only" })).sessions).toEqual([
+      expect.objectContaining({ sessionId: SAVED, archived: true }),
+    ]);
+    expect(
+      (await list(agent, { cwd, archived: "include" })).sessions.map((s) => s.archived),
+    ).toEqual([false, true]);
+    // Archiving an archived session succeeds.
+    await expect(agent.request("session/archive", { sessionId: SAVED })).resolves.toEqual({});
+    await expect(agent.request("session/unarchive", { sessionId: SAVED })).resolves.toEqual({});
+    expect((await list(agent, { cwd })).sessions.map((s) => s.archived)).toEqual([false, false]);
+    // Unarchiving a session that is not archived succeeds too.
+    await expect(agent.request("session/unarchive", { sessionId: SAVED })).resolves.toEqual({});
+  });
+
+  it("archiving an open session closes it first, as session/close would; unarchiving opens nothing", async () => {
+    const { agent, claude, cwd } = await setup();
+    await agent.request(methods.agent.session.resume, { sessionId: SAVED, cwd });
+    const query = claude.started.at(-1)!;
+    await agent.request("session/archive", { sessionId: SAVED });
+    expect(query.closed).toBe(true);
+    const error = await agent
+      .request(methods.agent.session.prompt, {
+        sessionId: SAVED,
+        prompt: [{ type: "text", text: "x" }],
+      })
+      .catch((e: unknown) => e);
+    expect(rpcCode(error)).toBe(-32002);
+    const started = claude.started.length;
+    await agent.request("session/unarchive", { sessionId: SAVED });
+    expect(claude.started).toHaveLength(started);
+  });
+
+  it("an unknown session is -32002, a filter this agent does not know -32602, and nothing changes", async () => {
+    const { agent, transcripts, cwd } = await setup();
+    for (const method of ["session/archive", "session/unarchive"]) {
+      const error = await agent.request(method, { sessionId: "nope" }).catch((e: unknown) => e);
+      expect(rpcCode(error)).toBe(-32002);
+    }
+    const unknown = await list(agent, { cwd, archived: "hidden" }).catch((e: unknown) => e);
+    expect(rpcCode(unknown)).toBe(-32602);
+    expect(transcripts.sessions.get(SAVED)!.info.archived).toBeUndefined();
+  });
+
+  it("an open session that has saved nothing yet is told to send a prompt first, and stays open", async () => {
+    const { agent, claude, cwd } = await setup();
+    const { sessionId } = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+    const error = await agent.request("session/archive", { sessionId }).catch((e: unknown) => e);
+    expect(rpcCode(error)).toBe(-32602);
+    expect(claude.started.at(-1)!.closed).toBe(false);
   });
 });
 

@@ -3,10 +3,15 @@
 // cwd (recorded or relocated), the time, and which transcripts are left out. The
 // transcripts are written in Claude Code's line shapes, in a temp CLAUDE_CONFIG_DIR.
 import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getSessionInfo, listSessions } from "@anthropic-ai/claude-agent-sdk";
+import {
+  archiveSession,
+  getSessionInfo,
+  listSessions,
+  unarchiveSession,
+} from "@anthropic-ai/claude-agent-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionIndex } from "../claude/session-index.js";
 import { END_BYTES, firstPrompt, lastTurnFailed, lastValue } from "../claude/transcript-rows.js";
@@ -161,6 +166,53 @@ describe("listing rows", () => {
     // The SDK lists sessions moved elsewhere under their project too; so do we.
     expect(fields(ours)).toEqual(fields(sdk));
     expect(ours).toHaveLength(ids.length - 2);
+  });
+
+  it("say archived as the SDK does: the mark holds until a prompt comes after it, and what else is written does not lift it", async () => {
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const ids = {
+      never: await transcript([user("Never archived")], 20),
+      archived: await transcript([user("Archived")], 21),
+      unarchived: await transcript([user("Unarchived")], 22),
+      prompted: await transcript([user("Prompted after")], 23),
+      answered: await transcript([user("Answered after")], 24),
+    };
+    for (const id of [ids.archived, ids.unarchived, ids.prompted, ids.answered]) {
+      await archiveSession(id);
+    }
+    await unarchiveSession(ids.unarchived);
+    const file = (id: string) => join(projects, CWD.replace(/[^a-zA-Z0-9]/g, "-"), `${id}.jsonl`);
+    const append = async (id: string, entry: object) => {
+      await appendFile(file(id), `${JSON.stringify({ ...entry, sessionId: id })}\n`);
+      const at = Date.now() / 1000 + 120;
+      await utimes(file(id), at, at);
+    };
+    await append(ids.prompted, user("Back to work", { timestamp: later }));
+    await append(ids.answered, { ...assistant("Still here"), timestamp: later });
+
+    const sdk = await listSessions({ dir: CWD, includeWorktrees: false });
+    const index = new SessionIndex(
+      () => projects,
+      (sessionId) => getSessionInfo(sessionId),
+    );
+    const saved = await index.sessions([CWD]);
+    const rows = (await index.rows(saved)).filter((row) => row !== undefined);
+    const expected = Object.fromEntries(
+      Object.values(ids).map((id) => [id, sdk.find((s) => s.sessionId === id)?.archived === true]),
+    );
+    expect(expected).toEqual({
+      [ids.never]: false,
+      [ids.archived]: true,
+      [ids.unarchived]: false,
+      [ids.prompted]: false,
+      [ids.answered]: true,
+    });
+    const archivedOf = (list: { sessionId: string; archived?: boolean }[]) =>
+      Object.fromEntries(
+        list.filter((s) => s.sessionId in expected).map((s) => [s.sessionId, s.archived]),
+      );
+    expect(archivedOf(saved)).toEqual(expected);
+    expect(archivedOf(rows)).toEqual(expected);
   });
 
   it("a line that does not parse is skipped; two entries run together are read from the last", () => {

@@ -103,6 +103,27 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
         return {};
       }),
     )
+    .onRequest(
+      v2.methods.agent.session.archive,
+      withRequestErrors(async ({ params }) => {
+        const { sessionId } = params;
+        const state = channel!.stateOf(sessionId);
+        await core.setArchived(sessionId, true);
+        // As session/close: a turn it ended goes idle `cancelled` first.
+        if (state && state !== "idle") {
+          await channel!.state(sessionId, { state: "idle", stopReason: "cancelled" });
+        }
+        channel!.close(sessionId);
+        return {};
+      }),
+    )
+    .onRequest(
+      v2.methods.agent.session.unarchive,
+      withRequestErrors(async ({ params }) => {
+        await core.setArchived(params.sessionId, false);
+        return {};
+      }),
+    )
     .onRequest(v2.methods.agent.session.prompt, ({ params, signal }) =>
       prompts!.prompt(params.sessionId, params.prompt, signal),
     )

@@ -20,8 +20,9 @@ export const AGENT_CAPABILITIES_V2: v2.AgentCapabilities = {
     additionalDirectories: {},
     fork: {},
     systemPrompt: { mode: { override: {} } },
-    // Unstable: session/set_title, saved as Claude Code's /rename (AgentCore.setTitle).
-    ...({ title: {} } as object),
+    // Unstable: session/set_title, saved as Claude Code's /rename (AgentCore.setTitle);
+    // session/archive and unarchive, with Claude Code's own mark (AgentCore.setArchived).
+    ...({ title: {}, archive: {} } as object),
   },
 };
 

@@ -35,7 +35,12 @@ export class FakeTranscripts implements ClaudeTranscripts {
       .filter((info) => !dirs || (info.cwd !== undefined && dirs.includes(info.cwd)))
       .sort(newestFirst);
     return Promise.resolve(
-      all.map(({ sessionId, lastModified }) => ({ sessionId, lastModified, path: sessionId })),
+      all.map(({ sessionId, lastModified, archived }) => ({
+        sessionId,
+        lastModified,
+        path: sessionId,
+        archived: archived === true,
+      })),
     );
   }
 
@@ -76,6 +81,13 @@ export class FakeTranscripts implements ClaudeTranscripts {
     const saved = this.sessions.get(sessionId);
     if (!saved) return Promise.reject(new Error(`not found: ${sessionId}`));
     saved.info = { ...saved.info, customTitle: title, lastModified: Date.now() };
+    return Promise.resolve();
+  }
+
+  archive(sessionId: string, archived: boolean): Promise<void> {
+    const saved = this.sessions.get(sessionId);
+    if (!saved) return Promise.reject(new Error(`not found: ${sessionId}`));
+    saved.info = { ...saved.info, archived };
     return Promise.resolve();
   }
 
