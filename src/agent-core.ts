@@ -180,8 +180,10 @@ export class AgentCore {
         : {}),
     });
     try {
-      await session.start();
+      // The conversation a load replays is what the user waits to see: Claude Code starts
+      // after it, since starting beside it slows both on a small machine.
       if (options.replay) await session.replay();
+      await session.start();
     } catch (error) {
       session.close();
       throw error;

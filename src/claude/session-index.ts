@@ -3,7 +3,7 @@
 // from the transcript's ends (transcript-rows.ts) once per change of the file, so a page
 // reads only the rows it shows and a changed transcript is read again alone.
 import { statSync, type Stats } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { archiveMark } from "./archive-marks.js";
 import { readEnds, rowOf, type ClaudeSessionRow } from "./transcript-rows.js";
@@ -61,6 +61,9 @@ function statOf(path: string): Stats | undefined {
   }
 }
 
+/** Claude Code's session ids are UUIDs. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Rows kept in memory: about a few hundred bytes each. */
 const ROWS_KEPT = 100_000;
 
@@ -100,6 +103,24 @@ export class SessionIndex {
       }
     }
     return found.sort(newestFirst);
+  }
+
+  /**
+   * The transcript of a session of `dir` (as spelt, or its real path) in the project Claude
+   * Code names after it; undefined when it is not there (the SDK also looks in the git
+   * worktrees of `dir`). Only a session id that can be one names a file.
+   */
+  async transcript(sessionId: string, dir: string): Promise<string | undefined> {
+    if (!SESSION_ID.test(sessionId)) return undefined;
+    const projects = this.projectsDir();
+    const dirs = [dir, await realpath(dir).catch(() => dir)];
+    for (const name of await readdir(projects).catch((): string[] => [])) {
+      if (!dirs.some((spelling) => holds(name, spelling))) continue;
+      const path = join(projects, name, `${sessionId}.jsonl`);
+      const stats = statOf(path);
+      if (stats?.isFile() && stats.size > 0) return path;
+    }
+    return undefined;
   }
 
   /**

@@ -9,6 +9,7 @@ import type {
 import { z } from "zod";
 import { claudeSdk } from "./sdk-loader.js";
 import { SessionIndex, type SavedSession } from "./session-index.js";
+import { entriesStore, readTranscriptEntries } from "./transcript-entries.js";
 import type { ClaudeSessionRow } from "./transcript-rows.js";
 
 export type { ClaudeSessionRow } from "./transcript-rows.js";
@@ -155,8 +156,16 @@ export const sdkTranscripts: ClaudeTranscripts = {
   saved: (dirs) => index.sessions(dirs),
   rows: (sessions) => index.rows(sessions),
   info: async (sessionId, dir) => (await claudeSdk()).getSessionInfo(sessionId, dir ? { dir } : {}),
-  messages: async (sessionId, dir) =>
-    (await claudeSdk()).getSessionMessages(sessionId, dir ? { dir } : {}),
+  messages: async (sessionId, dir) => {
+    // Read here as it streams in (transcript-entries.ts); the SDK takes the chain from it.
+    const file = dir ? await index.transcript(sessionId, dir) : undefined;
+    const entries = file && (await readTranscriptEntries(file));
+    const sdk = await claudeSdk();
+    return sdk.getSessionMessages(
+      sessionId,
+      entries ? { dir, sessionStore: entriesStore(entries) } : dir ? { dir } : {},
+    );
+  },
   fork: async (sessionId, dir, cwd) => {
     const sdk = await claudeSdk();
     const forked = (await sdk.forkSession(sessionId, dir ? { dir } : {})).sessionId;

@@ -12,8 +12,9 @@ import {
   type SessionInfo,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import { getSessionInfo } from "@anthropic-ai/claude-agent-sdk";
+import { getSessionInfo, getSessionMessages } from "@anthropic-ai/claude-agent-sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { sdkTranscripts } from "../claude/transcripts.js";
 import { lastUserText, systemText, toolResults, type TurnSpec } from "../scripted-api/index.js";
 import { continuationId } from "../session/continuations.js";
 import { poll, startE2E, stopAllE2E, timed } from "./support/e2e/index.js";
@@ -156,6 +157,16 @@ describe("session/load", () => {
       .sessionUpdates()
       .filter((n) => n.sessionId === sessionId && n.entry.seq > load.response.seq);
     expect(late.map((n) => n.update.sessionUpdate)).not.toContain("agent_message_chunk");
+    // The agent reads the transcript itself and the SDK takes the chain from its entries:
+    // the same messages as the SDK's own reading of the file.
+    const [ours, sdks] = await inConfigDir(first.configDir, () =>
+      Promise.all([
+        sdkTranscripts.messages(sessionId, first.cwd),
+        getSessionMessages(sessionId, { dir: first.cwd }),
+      ]),
+    );
+    expect(ours).toEqual(sdks);
+    expect(ours.length).toBeGreaterThan(5);
     // The new agent's Claude Code resumes the saved conversation.
     expect((await claudeProcessOf(second, sessionId))?.command).toContain(`--resume=${sessionId}`);
 
@@ -389,11 +400,17 @@ describe("session/list", () => {
     const withoutDates = (sessions: SessionInfo[]) => sessions.map(({ updatedAt: _, ...s }) => s);
     const idle = { claudeCode: { state: "idle" } };
     expect(withoutDates(listed.sessions)).toEqual([
-      { sessionId: here, cwd: e2e.cwd, title: "Fix the login bug now", _meta: idle },
+      {
+        sessionId: here,
+        cwd: e2e.cwd,
+        title: "Fix the login bug now",
+        archived: false,
+        _meta: idle,
+      },
     ]);
     expect(listed.nextCursor).toBeUndefined();
     expect(withoutDates(elsewhere.sessions)).toEqual([
-      { sessionId: there, cwd: otherCwd, title: "Elsewhere.", _meta: idle },
+      { sessionId: there, cwd: otherCwd, title: "Elsewhere.", archived: false, _meta: idle },
     ]);
     expect(everywhere.sessions.map((s) => s.sessionId).sort()).toEqual([here, there].sort());
     for (const { updatedAt } of everywhere.sessions) {
@@ -484,16 +501,21 @@ describe("session/set_title", () => {
   });
 });
 
-/** A session's row as Claude Code's own listing (`claude --resume`) reads it. */
-async function claudeCodeRow(configDir: string, sessionId: string) {
+/** The SDK and the agent's transcript readers read CLAUDE_CONFIG_DIR of this process. */
+async function inConfigDir<T>(configDir: string, read: () => Promise<T>): Promise<T> {
   const saved = process.env.CLAUDE_CONFIG_DIR;
   process.env.CLAUDE_CONFIG_DIR = configDir;
   try {
-    return await getSessionInfo(sessionId);
+    return await read();
   } finally {
     if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
     else process.env.CLAUDE_CONFIG_DIR = saved;
   }
+}
+
+/** A session's row as Claude Code's own listing (`claude --resume`) reads it. */
+function claudeCodeRow(configDir: string, sessionId: string) {
+  return inConfigDir(configDir, () => getSessionInfo(sessionId));
 }
 
 describe("session/archive and session/unarchive", () => {
