@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/tests/**/*.test.ts"],
+    // The installed package has its own run: `npm run test:package`.
+    exclude: ["src/tests/package/**"],
     globalSetup: ["src/tests/support/temp-root.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -28,6 +28,8 @@ export interface AcpxOptions {
   scenario?: Scenario | TurnSpec[];
   /** Extra env of acpx, and so of the agent and Claude Code; `undefined` removes a default. */
   env?: Record<string, string | undefined>;
+  /** The agent to run instead of the build's (an installed package's bin). */
+  agentCommand?: string;
 }
 
 /** An `acpx exec` run in json format, its output parsed. */
@@ -165,7 +167,7 @@ export class Acpx {
 
 /** A sandbox, a scripted API and the launcher; nothing runs until `exec` or `run`. */
 export async function startAcpx(options: AcpxOptions = {}): Promise<Acpx> {
-  requireBuiltAgent();
+  if (!options.agentCommand) requireBuiltAgent();
   const sandbox = await createSandbox();
   const api = await startScriptedApi(options.scenario ?? []);
   const marker = randomUUID();
@@ -176,7 +178,7 @@ export async function startAcpx(options: AcpxOptions = {}): Promise<Acpx> {
       api,
       sandbox,
       marker,
-      launcher: await writeAgentLauncher(join(sandbox.root, "bin"), logPath),
+      launcher: await writeAgentLauncher(join(sandbox.root, "bin"), logPath, options.agentCommand),
       logPath,
       env: agentEnv(api, sandbox, marker, options.env),
     });

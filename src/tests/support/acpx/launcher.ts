@@ -11,17 +11,20 @@ export const LAUNCHER_NAME = "claude-agent-acp";
 
 /**
  * Writes `<binDir>/claude-agent-acp`: a shell script that runs the built agent with this
- * Node, its stderr (the debug log, Claude Code's stderr with it) appended to `logPath`,
- * since acpx shows an agent's stderr only mixed into its own with --verbose.
- * Returns the launcher's path.
+ * Node (or `command`, an installed bin, as it is), its stderr (the debug log, Claude Code's
+ * stderr with it) appended to `logPath`, since acpx shows an agent's stderr only mixed into
+ * its own with --verbose. Returns the launcher's path.
  */
-export async function writeAgentLauncher(binDir: string, logPath: string): Promise<string> {
+export async function writeAgentLauncher(
+  binDir: string,
+  logPath: string,
+  command?: string,
+): Promise<string> {
   const launcher = join(binDir, LAUNCHER_NAME);
-  const script = [
-    "#!/bin/sh",
-    `exec ${shellQuote(process.execPath)} ${shellQuote(requireBuiltAgent())} "$@" 2>>${shellQuote(logPath)}`,
-    "",
-  ].join("\n");
+  const agent = command
+    ? shellQuote(command)
+    : `${shellQuote(process.execPath)} ${shellQuote(requireBuiltAgent())}`;
+  const script = ["#!/bin/sh", `exec ${agent} "$@" 2>>${shellQuote(logPath)}`, ""].join("\n");
   await mkdir(binDir, { recursive: true });
   await writeFile(launcher, script);
   await chmod(launcher, 0o755);

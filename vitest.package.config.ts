@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// `npm run test:package`: the package as users install it (src/tests/package/). Apart from
+// the main suite: it packs (building again) and installs, about a minute.
+export default defineConfig({
+  test: {
+    include: ["src/tests/package/**/*.test.ts"],
+    globalSetup: ["src/tests/support/temp-root.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 300_000,
+    env: { CLAUDE_AGENT_ACP_LOG: "error" },
+  },
+});
