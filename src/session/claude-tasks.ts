@@ -8,7 +8,7 @@ import { UNFINISHED } from "./unfinished.js";
 /** Claude Code's task type of a subagent. */
 const AGENT_TASK = "local_agent";
 /** Claude Code's task type of a command (Bash, PowerShell). */
-const COMMAND_TASK = "local_bash";
+export const COMMAND_TASK = "local_bash";
 /** Task states after which a task does nothing more (`task_updated`). */
 const FINAL_STATES = new Set(["completed", "failed", "killed"]);
 

@@ -8,6 +8,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { SessionClient } from "../acp/session-client.js";
 import type { SteeringResponse } from "../acp/steering.js";
+import { taskOutputFile } from "../claude/task-output.js";
 import type { ClaudeTranscripts } from "../claude/transcripts.js";
 import type { ClaudeInitialization, ClaudeQuery, StartClaudeQuery } from "../claude/query.js";
 import type {
@@ -201,6 +202,7 @@ export class Session {
       send: (update) => this.send(update),
       compacted: (tokens) => this.sendUsage(this.usage.compacted(tokens)),
       taskEnded: (task) => this.terminals.taskEnded(task),
+      foregroundTask: (task) => this.terminals.foregroundStarted(task),
     });
     this.titles = new TitleWatcher(
       {
@@ -217,6 +219,14 @@ export class Session {
         send: (update) => this.send(update),
         process: () => this.query,
         backgroundTask: (toolUseId) => this.tasks.backgroundCommand(toolUseId),
+        call: (toolUseId) => this.tools.get(toolUseId),
+        // Claude Code's environment: the agent's, with what the client set.
+        taskOutputFile: (taskId) =>
+          taskOutputFile(
+            { ...options.env, ...options.setup.options.env },
+            this.claudeSessionId,
+            taskId,
+          ),
       },
       options.cwd,
     );

@@ -1,10 +1,11 @@
 import type { SessionClient } from "../acp/session-client.js";
+import { COMMAND_TASK } from "./claude-tasks.js";
 import { availableCommands } from "./commands.js";
 import { CompactionWatcher } from "./compaction.js";
 import type { SessionConfiguration } from "./configuration.js";
 import type { SystemMessage } from "./consumer.js";
 import { noticeOf } from "./notices.js";
-import type { TaskEnd } from "./terminals.js";
+import type { ForegroundTask, TaskEnd } from "./terminals.js";
 
 export interface SystemMessageHost {
   readonly client: SessionClient;
@@ -21,6 +22,8 @@ export interface SystemMessageHost {
   compacted(tokens: number): Promise<void>;
   /** A background task (a command's, a subagent's) ended. */
   taskEnded(task: TaskEnd): Promise<void>;
+  /** A command the turn waits for runs as a task (it has run a while). */
+  foregroundTask(task: ForegroundTask): Promise<void>;
 }
 
 /** Claude Code's system messages, between turns as within them, as session updates. */
@@ -54,6 +57,12 @@ export class SystemMessages {
         return;
       case "task_notification":
         await this.host.send(() => this.host.taskEnded(message));
+        return;
+      case "task_started":
+        if (message.task_type === COMMAND_TASK && !message.is_backgrounded) {
+          const { task_id, tool_use_id } = message;
+          if (tool_use_id) await this.host.foregroundTask({ task_id, tool_use_id });
+        }
         return;
       case "commands_changed":
         await this.host.send(() =>

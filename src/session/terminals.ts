@@ -35,6 +35,16 @@ export interface TerminalsHost {
   process(): ClaudeQuery | undefined;
   /** The background task of a command, as Claude Code's task events name it. */
   backgroundTask(toolUseId: string): string | undefined;
+  /** The tool call of a tool use, while it is tracked. */
+  call(toolUseId: string): TrackedToolCall | undefined;
+  /** The file a running task of the live process writes its output to, if there is one. */
+  taskOutputFile(taskId: string): Promise<string | undefined>;
+}
+
+/** Claude Code's report that a command runs as a task while the turn waits for it. */
+export interface ForegroundTask {
+  task_id: string;
+  tool_use_id: string;
 }
 
 /** Claude Code's report that a task (a background command) ended. */
@@ -60,10 +70,16 @@ interface Follower {
  * The session's commands shown as terminals (`_meta.terminal_output` clients): the tool
  * call opens a terminal, the result fills and ends it, and a command that goes on in the
  * background keeps it open, its output file streamed as it grows, until its task ends.
+ * A foreground command that runs long enough for Claude Code to report it as a task has
+ * its output file streamed too while it runs; its result then brings only its exit.
  * With no output key (the client did not declare the signal) it changes nothing.
  */
 export class SessionTerminals {
   private readonly followers = new Map<string, Follower>();
+  /** Foreground commands whose output file is followed: tool use id → task id. */
+  private readonly foreground = new Map<string, string>();
+  /** Foreground commands whose output was sent whole from their file: not sent again. */
+  private readonly streamed = new Set<string>();
   /** Tasks that ended before their command's result came. */
   private readonly endedEarly = new Map<string, TerminalExit>();
   /** Where the client reads output; undefined: it did not ask for terminals. */
@@ -108,14 +124,22 @@ export class SessionTerminals {
     const known = this.host.backgroundTask(call.id);
     const background = block.is_error ? undefined : backgroundCommand(block, structured, known);
     const meta = claudeCodeMeta(call);
+    const followed = this.foreground.get(call.id);
     if (background) {
       await this.clientOf(call).updateToolCall(terminalResultUpdate(update, meta, undefined));
-      this.follow(call, background.taskId, background.outputFile);
+      // A followed command moved to the background: its file is followed on, as its task's.
+      if (followed !== undefined && this.followers.has(background.taskId)) {
+        this.foreground.delete(call.id);
+      } else {
+        this.follow(call, background.taskId, background.outputFile);
+      }
       return true;
     }
+    if (followed !== undefined) await this.stopFollowing(call.id, followed);
     const { output, exit } = commandResult(block, structured);
     const client = this.clientOf(call);
-    if (output) await client.updateToolCall(this.outputUpdate(call, this.key, output));
+    const sent = this.streamed.delete(call.id);
+    if (output && !sent) await client.updateToolCall(this.outputUpdate(call, this.key, output));
     await client.updateToolCall(terminalResultUpdate(update, meta, exit));
     return true;
   }
@@ -131,6 +155,9 @@ export class SessionTerminals {
     reason: string,
   ): Promise<boolean> {
     if (!this.key || !runsInTerminal(call.name)) return false;
+    const followed = this.foreground.get(call.id);
+    if (followed !== undefined) await this.stopFollowing(call.id, followed);
+    this.streamed.delete(call.id);
     const client = this.clientOf(call);
     await client.updateToolCall(this.outputUpdate(call, this.key, `${reason}\n`));
     await client.updateToolCall(
@@ -139,10 +166,32 @@ export class SessionTerminals {
     return true;
   }
 
+  /**
+   * A foreground command runs as a task: its output file is followed until its result
+   * (or its task's end) comes.
+   */
+  async foregroundStarted(task: ForegroundTask): Promise<void> {
+    const call = this.host.call(task.tool_use_id);
+    if (!this.key || !call || !runsInTerminal(call.name) || this.followers.has(task.task_id)) {
+      return;
+    }
+    const file = await this.host.taskOutputFile(task.task_id);
+    // The result, or the task's end, may have come while the file was looked for.
+    if (this.endedEarly.delete(task.task_id)) return;
+    if (!file || !this.host.call(task.tool_use_id) || this.followers.has(task.task_id)) return;
+    this.foreground.set(call.id, task.task_id);
+    this.follow(call, task.task_id, file);
+  }
+
   /** A background task ended: its last output, then its exit. */
   async taskEnded(task: TaskEnd): Promise<void> {
     const exit = backgroundExit(task.status, task.summary);
     const follower = this.followers.get(task.task_id);
+    // A foreground command's exit comes with its result.
+    if (follower && this.foreground.get(follower.call.id) === task.task_id) {
+      await this.stopFollowing(follower.call.id, task.task_id);
+      return;
+    }
     if (!follower) {
       this.endedEarly.set(task.task_id, exit);
       const oldest = this.endedEarly.keys().next().value;
@@ -174,6 +223,22 @@ export class SessionTerminals {
       clearTimeout(follower.timer);
     }
     this.followers.clear();
+    this.foreground.clear();
+    this.streamed.clear();
+  }
+
+  /** A followed foreground command is done: the rest of its file is sent, and no exit. */
+  private async stopFollowing(toolUseId: string, taskId: string): Promise<void> {
+    this.foreground.delete(toolUseId);
+    const follower = this.followers.get(taskId);
+    if (!follower || follower.ended) return;
+    follower.ended = true;
+    clearTimeout(follower.timer);
+    this.followers.delete(taskId);
+    this.streamed.add(toolUseId);
+    const done = follower.chain.then(() => this.sendOutput(follower, true));
+    follower.chain = done;
+    await done;
   }
 
   private follow(call: TrackedToolCall, taskId: string, outputFile: string): void {

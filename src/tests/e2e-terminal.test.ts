@@ -174,6 +174,35 @@ describe("Bash as a terminal (_meta.terminal_output)", () => {
     expect(metaOf(last).terminal_exit).toBeDefined();
   });
 
+  it("a foreground command that runs a while streams its output while it runs, and its result adds only its exit", async () => {
+    const e2e = await startE2E({
+      permission: ALLOW,
+      clientCapabilities: ZED.clientCapabilities,
+      scenario: [
+        bash("toolu_live", "for i in 1 2 3 4 5; do echo line-$i; sleep 1; done"),
+        { content: [{ type: "text", text: "Counted." }] },
+      ],
+    });
+    const { sessionId } = await e2e.newSession();
+
+    expect(await e2e.prompt(sessionId, "Count slowly.")).toMatchObject({ stopReason: "end_turn" });
+
+    const pieces = outputs(e2e, sessionId, "toolu_live");
+    // Every line once: the file's pieces, nothing again from the result.
+    expect(pieces.join("")).toBe("line-1\nline-2\nline-3\nline-4\nline-5\n");
+    // Claude Code reports the command as a task after a few seconds: from then on the
+    // output arrives as it is printed, before the command ends.
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces[0]).not.toContain("line-5");
+    const events = toolCallEvents(e2e, sessionId, "toolu_live");
+    const exitAt = events.findIndex((e) => metaOf(e).terminal_exit);
+    expect(exitAt).toBe(events.length - 1);
+    expect(events[exitAt]).toMatchObject({
+      status: "completed",
+      _meta: { terminal_exit: { terminal_id: "toolu_live", exit_code: 0, signal: null } },
+    });
+  });
+
   it("a client without the signal sees today's rendering: a console block, no terminal fields", async () => {
     const e2e = await startE2E({
       permission: ALLOW,
