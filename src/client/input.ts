@@ -7,10 +7,13 @@ export interface KeySource {
   /** The next key, or undefined when `signal` aborts first. */
   next(signal?: AbortSignal): Promise<Key | undefined>;
   /**
-   * While captured (a request box is open), keys wait in a queue for `next`: a burst of
-   * keys (a paste) arrives in one go. The returned function releases the capture.
+   * While captured (a request box or the prompt is open), keys wait in a queue for `next`:
+   * a burst of keys (a paste) arrives in one go. The returned function releases the capture.
+   * A box never reads keys typed before it opened, and drops those left when it closes: they
+   * must not answer it, or the next one. The prompt (`prompt`) reads keys typed ahead of it,
+   * and leaves those typed after its Enter (lines of one burst) to what reads next.
    */
-  capture(): () => void;
+  capture(prompt?: boolean): () => void;
   /** Gets the keys typed while nothing captures them (e.g. Ctrl-C while a turn runs). */
   setFallback(handler: ((key: Key) => void) | undefined): void;
   close(): void;
@@ -35,15 +38,15 @@ export class KeyQueue implements KeySource {
     }
   }
 
-  capture(): () => void {
+  capture(prompt = false): () => void {
+    if (this.captured === 0 && !prompt) this.buffer.length = 0;
     this.captured++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.captured--;
-      // Keys typed ahead into a box that closed must not answer the next one.
-      if (this.captured === 0) this.buffer.length = 0;
+      if (this.captured === 0 && !prompt) this.buffer.length = 0;
     };
   }
 
@@ -68,6 +71,10 @@ export class KeyQueue implements KeySource {
 
   setFallback(handler: ((key: Key) => void) | undefined): void {
     this.fallback = handler;
+    // Keys the prompt left (typed after its Enter, in the same burst) come first, in order.
+    while (handler && this.fallback === handler && this.captured === 0 && this.buffer.length) {
+      handler(this.buffer.shift()!);
+    }
   }
 
   close(): void {
@@ -110,7 +117,7 @@ export function terminalKeys(stdin: NodeJS.ReadStream, stdout?: NodeJS.WriteStre
   stdout?.on("resize", onResize);
   return {
     next: (signal) => queue.next(signal),
-    capture: () => queue.capture(),
+    capture: (prompt) => queue.capture(prompt),
     setFallback: (handler) => queue.setFallback(handler),
     close: () => {
       queue.close();

@@ -161,9 +161,10 @@ export class InteractiveAnswerer implements Answerer {
     );
   }
 
-  private openModal(): Modal {
+  /** A box, or with `prompt` the prompt (see KeySource.capture for keys typed ahead). */
+  private openModal(prompt = false): Modal {
     const { screen } = this.ctx.view;
-    return new Modal(screen.hold(), this.keys.capture(), screen);
+    return new Modal(screen.hold(), this.keys.capture(prompt), screen);
   }
 
   private exclusive<T>(signal: AbortSignal, ifAborted: T, ask: () => Promise<T>): Promise<T> {
@@ -385,7 +386,7 @@ export class InteractiveAnswerer implements Answerer {
    * second Ctrl-C in a row, on the empty line, quits (as in Claude Code).
    */
   async readPrompt(initial: string, history: readonly string[]): Promise<LineOutcome> {
-    const modal = this.openModal();
+    const modal = this.openModal(true);
     try {
       return await this.line(modal, new AbortController().signal, {
         prompt: "› ",

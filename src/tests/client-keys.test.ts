@@ -145,4 +145,27 @@ describe("key queue", () => {
     expect(await next).toBeUndefined();
     expect(fallback).toHaveLength(1);
   });
+
+  it("keeps the keys typed after the prompt's Enter in one burst: the running turn's handler gets them, in order; a box never does", async () => {
+    const queue = new KeyQueue();
+    const release = queue.capture(true);
+    for (const c of "r1\rr2\rr3") queue.push(c === "\r" ? { name: "return" } : ch(c));
+    const read = [await queue.next(), await queue.next(), await queue.next()];
+    expect(read.map((k) => k?.sequence ?? k?.name)).toEqual(["r", "1", "return"]);
+    release();
+    const typed: Key[] = [];
+    queue.setFallback((k) => typed.push(k));
+    expect(typed.map((k) => k.sequence ?? k.name)).toEqual(["r", "2", "return", "r", "3"]);
+
+    // Left over when a box opens: the box does not read them.
+    const ahead = new KeyQueue();
+    const prompt = ahead.capture(true);
+    ahead.push(ch("1"));
+    prompt();
+    ahead.capture();
+    const controller = new AbortController();
+    const next = ahead.next(controller.signal);
+    controller.abort();
+    expect(await next).toBeUndefined();
+  });
 });

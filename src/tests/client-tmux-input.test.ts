@@ -61,6 +61,24 @@ describe("typing in the client", () => {
     await tmux.waitFor(/You said: "first line\\nsecond line"/);
   });
 
+  it(
+    "lines typed ahead in one burst are all kept: the first is sent, the next queued, the last stays on the prompt line",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient();
+      await tmux.keys("r1", "Enter", "r2", "Enter", "r3");
+      await tmux.waitFor(/You said: "r1"[\s\S]*You said: "r2"/);
+      await tmux.waitFor(/› r3/);
+    },
+  );
+
+  it("a paste without bracketed paste loses no line either", { timeout: 30_000 }, async () => {
+    const tmux = await startClient();
+    await tmux.paste("p1\np2\np3", { bracketed: false });
+    await tmux.waitFor(/You said: "p1"[\s\S]*You said: "p2"/);
+    await tmux.waitFor(/› p3/);
+  });
+
   it("↑ recalls the previous prompt", { timeout: 30_000 }, async () => {
     const tmux = await startClient();
     await tmux.keys("-l", "hello there");

@@ -32,10 +32,13 @@ export class Tmux {
     await this.tmux("send-keys", ...keys);
   }
 
-  /** Pastes `text` as a terminal does (bracketed, when the program asked for it). */
-  async paste(text: string): Promise<void> {
+  /**
+   * Pastes `text` as a terminal does (bracketed, when the program asked for it); with
+   * `bracketed: false` as one that does not bracket pastes: each line ends in a CR.
+   */
+  async paste(text: string, options: { bracketed?: boolean } = {}): Promise<void> {
     await this.tmux("set-buffer", "--", text);
-    await this.tmux("paste-buffer", "-p", "-d");
+    await this.tmux("paste-buffer", ...(options.bracketed === false ? [] : ["-p"]), "-d");
   }
 
   async resize(columns: number, rows: number): Promise<void> {
