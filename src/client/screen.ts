@@ -237,6 +237,8 @@ export class Screen {
     const line = truncate(`${FRAMES[this.frame]} ${this.activity}${elapsed}`, room);
     // A status, not a label: cut to one row so it can be redrawn in place.
     const rows = [`\x1b[2m${line}\x1b[22m`, ...this.draft.map((row) => truncate(row, room))];
+    // Over the status rows already shown (the cursor is on the last of them), not below.
+    this.eraseSpinner();
     this.out.write(`\r\x1b[2K${rows.join("\n")}`);
     this.statusShown = rows.map(visibleLength);
   }

@@ -111,6 +111,23 @@ describe("typing in the client", () => {
   );
 
   it(
+    "typing while Claude works keeps one status line: the spinner is redrawn in place, never added below",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient();
+      await tmux.keys("-l", "slow");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/esc to interrupt/);
+      await tmux.keys("-l", "x");
+      await tmux.waitFor(/› x/);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(count(await tmux.capture(), "esc to interrupt")).toBe(1);
+      const screen = await tmux.waitFor(/Slow done\./);
+      expect(count(screen, "esc to interrupt")).toBe(0);
+    },
+  );
+
+  it(
     "Ctrl-C with text clears the line; a second Ctrl-C on the empty line exits",
     {
       timeout: 30_000,
