@@ -141,6 +141,55 @@ export class TerminalClient {
   /** Initializes, opens the session and plays the turns; resolves with an exit code. */
   async run(agent: ClientContext): Promise<number> {
     this.agent = agent;
+    const started = this.whileStarting();
+    try {
+      await this.start(agent);
+    } finally {
+      started();
+    }
+    let prompts = [...this.options.prompts];
+    if (prompts.length === 0 && !this.interactive) {
+      const piped = (await this.io.readStdin?.())?.trim();
+      if (!piped) throw new Error("no prompt: give one as an argument or on stdin");
+      prompts = [piped];
+    }
+    let failed = false;
+    for (const prompt of prompts) {
+      const result = await this.runTurn(prompt);
+      if (result === "error") {
+        failed = true;
+        break;
+      }
+    }
+    if (this.options.prompts.length === 0 && this.interactive) await this.promptLoop();
+    else if (!failed) {
+      // Prompts typed ahead during the given ones still run.
+      for (let next = await this.nextQueued(); next !== undefined; next = await this.nextQueued()) {
+        await this.runTurn(next);
+      }
+    }
+    return failed ? 1 : 0;
+  }
+
+  /**
+   * Until the session is open, Ctrl-C, Esc or Ctrl-D quits, and a line says so (an agent
+   * that never answers would otherwise hold a blank screen). Returns the function that ends
+   * it.
+   */
+  private whileStarting(): () => void {
+    const { screen } = this.view;
+    if (this.interactive) this.view.note("Starting the agent (Ctrl-C quits)");
+    this.io.keys?.setFallback((key) => {
+      if (key === RESIZE) screen.resized();
+      else if (isInterrupt(key) || key.name === "escape" || (key.ctrl && key.name === "d")) {
+        this.io.forceQuit?.();
+      }
+    });
+    return () => this.io.keys?.setFallback(undefined);
+  }
+
+  /** initialize, then session/new (and the mode asked for). */
+  private async start(agent: ClientContext): Promise<void> {
     const { view } = this;
     const timeout = this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS;
     const init = await within(
@@ -178,29 +227,6 @@ export class TerminalClient {
       }
       await this.setMode(this.options.mode);
     }
-
-    let prompts = [...this.options.prompts];
-    if (prompts.length === 0 && !this.interactive) {
-      const piped = (await this.io.readStdin?.())?.trim();
-      if (!piped) throw new Error("no prompt: give one as an argument or on stdin");
-      prompts = [piped];
-    }
-    let failed = false;
-    for (const prompt of prompts) {
-      const result = await this.runTurn(prompt);
-      if (result === "error") {
-        failed = true;
-        break;
-      }
-    }
-    if (this.options.prompts.length === 0 && this.interactive) await this.promptLoop();
-    else if (!failed) {
-      // Prompts typed ahead during the given ones still run.
-      for (let next = await this.nextQueued(); next !== undefined; next = await this.nextQueued()) {
-        await this.runTurn(next);
-      }
-    }
-    return failed ? 1 : 0;
   }
 
   /** Sends `session/set_mode`. */

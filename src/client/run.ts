@@ -53,7 +53,11 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
   const quit = new Promise<number>((resolve) => {
     quitWith = resolve;
   });
-  const forceQuit = (): void => quitWith(130);
+  let forced = false;
+  const forceQuit = (): void => {
+    forced = true;
+    quitWith(130);
+  };
   const terminalClient = new TerminalClient(
     {
       output,
@@ -122,7 +126,8 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
     terminalClient.close();
     if (stdout.isTTY) stdout.write("\x1b[?25h");
     connection.close();
-    await agent.stop();
+    // Quitting by force (Ctrl-C twice, or at start-up): the agent is not waited for.
+    await agent.stop(forced ? 0 : undefined);
   }
   return code;
 }

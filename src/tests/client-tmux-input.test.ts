@@ -19,8 +19,15 @@ afterEach(async () => {
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** The client in tmux against the stub agent; no prompt: it asks for one. */
-async function startClient(columns = 100, prompts: string[] = []): Promise<Tmux> {
+/** The stub agent's command. */
+const STUB_AGENT = [process.execPath, "--import", "tsx", STUB];
+
+/** The client in tmux against the stub agent (or `agent`); no prompt: it asks for one. */
+async function startClient(
+  columns = 100,
+  prompts: string[] = [],
+  agent: string[] = STUB_AGENT,
+): Promise<Tmux> {
   if (!existsSync(CLIENT)) throw new Error(`${CLIENT} is missing: run \`npm run build\` first.`);
   const tmux = new Tmux();
   sessions.push(tmux);
@@ -36,17 +43,14 @@ async function startClient(columns = 100, prompts: string[] = []): Promise<Tmux>
     REPO,
     ...prompts,
     "--",
-    process.execPath,
-    "--import",
-    "tsx",
-    STUB,
+    ...agent,
   ];
   await tmux.start(
     `${command.map(quote).join(" ")}; echo "[client exited $?]"; sleep 600`,
     { columns, rows: 30 },
     REPO,
   );
-  if (prompts.length === 0) await tmux.waitFor(/Enter to send/);
+  if (prompts.length === 0 && agent === STUB_AGENT) await tmux.waitFor(/Enter to send/);
   return tmux;
 }
 
@@ -141,6 +145,23 @@ describe("typing in the client", () => {
       expect(await tmux.capture()).not.toContain("some text");
       await tmux.keys("C-c");
       await tmux.waitFor(/\[client exited 0\]/);
+    },
+  );
+});
+
+describe("an agent that never answers initialize", () => {
+  it(
+    "the client says at once that it is starting the agent, and Ctrl-C, Esc or Ctrl-D quits",
+    { timeout: 30_000 },
+    async () => {
+      for (const key of ["C-c", "Escape", "C-d"]) {
+        const tmux = await startClient(100, [], ["sleep", "600"]);
+        await tmux.waitFor(/Starting the agent \(Ctrl-C quits\)/, 5_000);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(count(await tmux.capture(), "Starting the agent")).toBe(1);
+        await tmux.keys(key);
+        await tmux.waitFor(/\[client exited 130\]/, 5_000);
+      }
     },
   );
 });
