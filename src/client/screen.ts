@@ -39,6 +39,8 @@ export class Screen {
   /** When the turn started: the status shows the elapsed time and how to interrupt. */
   private since: number | undefined;
   private draft: string[] = [];
+  /** The agent's unfinished text, shown above the status line until its block is printed. */
+  private preview: string[] = [];
   private frame = 0;
   private timer: NodeJS.Timeout | undefined;
   private held = false;
@@ -145,6 +147,18 @@ export class Screen {
     this.drawSpinner();
   }
 
+  /**
+   * Rows of streamed text not printed for good yet (the unfinished block of a reply),
+   * redrawn in place above the status line; on a terminal only.
+   */
+  setPreview(rows: readonly string[]): void {
+    if (!this.spinner || (rows.length === 0 && this.preview.length === 0)) return;
+    this.preview = [...rows];
+    if (this.held) return;
+    this.eraseSpinner();
+    this.drawSpinner();
+  }
+
   /** Rows under the status line (the prompt typed ahead while a turn runs). */
   setDraft(rows: readonly string[]): void {
     this.draft = [...rows];
@@ -228,15 +242,23 @@ export class Screen {
   }
 
   private drawSpinner(): void {
-    if (!this.spinner || this.held || this.activity === undefined || !this.atLineStart) return;
+    if (!this.spinner || this.held || !this.atLineStart) return;
+    if (this.activity === undefined && this.preview.length === 0) return;
     const room = Math.max(10, this.width - 1);
     const elapsed =
       this.since === undefined
         ? ""
         : ` (${Math.floor((Date.now() - this.since) / 1000)}s · esc to interrupt)`;
-    const line = truncate(`${FRAMES[this.frame]} ${this.activity}${elapsed}`, room);
-    // A status, not a label: cut to one row so it can be redrawn in place.
-    const rows = [`\x1b[2m${line}\x1b[22m`, ...this.draft.map((row) => truncate(row, room))];
+    const status =
+      this.activity === undefined
+        ? []
+        : [`\x1b[2m${truncate(`${FRAMES[this.frame]} ${this.activity}${elapsed}`, room)}\x1b[22m`];
+    // Statuses, not labels: each cut to one row so they can be redrawn in place.
+    const rows = [
+      ...this.preview.map((row) => truncate(row, room)),
+      ...status,
+      ...(status.length ? this.draft.map((row) => truncate(row, room)) : []),
+    ];
     // Over the status rows already shown (the cursor is on the last of them), not below.
     this.eraseSpinner();
     this.out.write(`\r\x1b[2K${rows.join("\n")}`);

@@ -29,6 +29,10 @@ import {
   ToolCallStore,
   type ToolCallState,
 } from "./tool-calls.js";
+import { wrapLines } from "./wrap.js";
+
+/** Rows of a reply's unfinished block shown while it streams (its last ones). */
+const PREVIEW_ROWS = 8;
 
 type Stream = "agent" | "thought" | "user";
 
@@ -270,10 +274,26 @@ export class SessionView {
     const length = all ? this.markdown.length : finishedLength(this.markdown);
     const done = this.markdown.slice(0, length);
     this.markdown = this.markdown.slice(length);
-    if (done.trim() === "") return;
-    const lines = markdownLines(done, this.style);
-    this.screen.lines(this.markdownShown ? ["", ...lines] : lines);
-    this.markdownShown = true;
+    if (done.trim() !== "") {
+      // The block's preview goes first: the block is printed in its place.
+      this.screen.setPreview([]);
+      const lines = markdownLines(done, this.style);
+      this.screen.lines(this.markdownShown ? ["", ...lines] : lines);
+      this.markdownShown = true;
+    }
+    this.screen.setPreview(this.previewRows());
+  }
+
+  /**
+   * The unfinished block as it streams (its last rows, word-wrapped), so a long paragraph
+   * shows as it is written: rendered, and kept, once the block is finished.
+   */
+  private previewRows(): string[] {
+    const text = this.markdown.trim();
+    if (text === "") return [];
+    const width = Math.max(8, this.screen.width - 1);
+    const gap = this.markdownShown ? [""] : [];
+    return [...gap, ...wrapLines([text], width)].slice(-PREVIEW_ROWS);
   }
 
   private toolCall(update: ToolCall | ToolCallUpdate): void {

@@ -149,6 +149,23 @@ describe("typing in the client", () => {
   );
 });
 
+describe("a long reply", () => {
+  it(
+    "shows its paragraph as it streams, and once it is finished prints it once, rendered",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient(60);
+      await tmux.keys("-l", "long");
+      await tmux.keys("Enter");
+      const early = await tmux.waitFor(/word10 /);
+      expect(early).not.toContain("word40");
+      const done = await tmux.waitFor(/The end\./);
+      const words = (word: string) => done.match(new RegExp(`\\b${word}\\b`, "g"))?.length ?? 0;
+      expect([words("word10"), words("word40")]).toEqual([1, 1]);
+    },
+  );
+});
+
 describe("an agent that never answers initialize", () => {
   it(
     "the client says at once that it is starting the agent, and Ctrl-C, Esc or Ctrl-D quits",

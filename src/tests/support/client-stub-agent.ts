@@ -5,6 +5,7 @@
 //   "md"   → a markdown reply (heading, bold, a fenced block)
 //   "slow" → replies after 2 s (time to type ahead)
 //   "tool" → a tool call that runs for half a second, then completes
+//   "long" → one long paragraph streamed a word every 60 ms (word1 … word40), then "The end."
 //   else   → `You said: <the prompt as JSON>`
 import { Readable, Writable } from "node:stream";
 import { agent, methods, ndJsonStream } from "@agentclientprotocol/sdk";
@@ -62,6 +63,12 @@ const app = agent({ name: "client-stub" })
         sessionId,
         update: { sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed" },
       });
+    } else if (text === "long") {
+      for (let i = 1; i <= 40; i++) {
+        await send(say(`word${i} `));
+        await new Promise((r) => setTimeout(r, 60));
+      }
+      await send(say("\n\nThe end."));
     } else if (text === "slow") {
       await new Promise((r) => setTimeout(r, 2_000));
       await send(say("Slow done."));
