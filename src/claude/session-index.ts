@@ -6,6 +6,7 @@ import { statSync, type Stats } from "node:fs";
 import { readdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { archiveMark } from "./archive-marks.js";
+import { isSessionId } from "./session-id.js";
 import { readEnds, rowOf, type ClaudeSessionRow } from "./transcript-rows.js";
 import type { SDKSessionInfo as ClaudeSessionInfo } from "@anthropic-ai/claude-agent-sdk";
 
@@ -61,9 +62,6 @@ function statOf(path: string): Stats | undefined {
   }
 }
 
-/** Claude Code's session ids are UUIDs. */
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Rows kept in memory: about a few hundred bytes each. */
 const ROWS_KEPT = 100_000;
 
@@ -111,7 +109,7 @@ export class SessionIndex {
    * worktrees of `dir`). Only a session id that can be one names a file.
    */
   async transcript(sessionId: string, dir: string): Promise<string | undefined> {
-    if (!SESSION_ID.test(sessionId)) return undefined;
+    if (!isSessionId(sessionId)) return undefined;
     const projects = this.projectsDir();
     const dirs = [dir, await realpath(dir).catch(() => dir)];
     for (const name of await readdir(projects).catch((): string[] => [])) {

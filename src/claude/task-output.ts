@@ -5,10 +5,10 @@
 // be shown while it runs (Claude Code reports such a command as a task once it runs a while).
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { isSessionId } from "./session-id.js";
 
-/** Claude Code's task ids and session ids name files: nothing else is looked up. */
+/** Claude Code's task ids name files: nothing else is looked up. */
 const TASK_ID = /^[a-z0-9]{1,64}$/i;
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The temporary directory of Claude Code's environment, as it finds it. */
 function temporaryDirectory(env: NodeJS.ProcessEnv): string {
@@ -26,7 +26,7 @@ export async function taskOutputFile(
   taskId: string,
 ): Promise<string | undefined> {
   const uid = process.getuid?.();
-  if (uid === undefined || !TASK_ID.test(taskId) || !SESSION_ID.test(sessionId)) return undefined;
+  if (uid === undefined || !TASK_ID.test(taskId) || !isSessionId(sessionId)) return undefined;
   const root = join(temporaryDirectory(env), `claude-${uid}`);
   // The project directory is named after the cwd by Claude Code's own rule: each is tried.
   for (const project of await readdir(root).catch((): string[] => [])) {
