@@ -56,6 +56,8 @@ export interface ClientOptions {
 }
 
 const INITIALIZE_TIMEOUT_MS = 30_000;
+/** Two Ctrl-Cs this close quit, even when the first ended the turn and the prompt is back. */
+const QUIT_WINDOW_MS = 1_000;
 
 /** `promise`, or an error saying `what` after `ms`. */
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -91,6 +93,8 @@ export class TerminalClient {
   readonly view: SessionView;
   private readonly answerer: Answerer;
   private readonly interactive: InteractiveAnswerer | undefined;
+  /** When a Ctrl-C last interrupted a turn. */
+  private interruptedAt = -Infinity;
   private agent: ClientContext | undefined;
   private sessionId: string | undefined;
   private turn: AbortController | undefined;
@@ -274,7 +278,10 @@ export class TerminalClient {
     }
     if (isInterrupt(key) || key.name === "escape") {
       if (turn.signal.aborted && isInterrupt(key)) this.io.forceQuit?.();
-      else this.cancelTurn();
+      else {
+        if (isInterrupt(key)) this.interruptedAt = Date.now();
+        this.cancelTurn();
+      }
       return;
     }
     const queue = key.name === QUEUE_KEY && !key.paste;
@@ -370,7 +377,9 @@ export class TerminalClient {
       }
       const draft = this.draft.text;
       this.draft = EMPTY_LINE;
-      const input = await this.interactive!.readPrompt(draft, this.history);
+      // A Ctrl-C that just interrupted the turn counts: the next one quits, as in Claude Code.
+      const armed = Date.now() - this.interruptedAt < QUIT_WINDOW_MS;
+      const input = await this.interactive!.readPrompt(draft, this.history, armed);
       if (input.action !== "submit") return;
       const text = input.text.trim();
       if (text === "") continue;

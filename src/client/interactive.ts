@@ -50,6 +50,8 @@ interface LineOptions {
   history?: readonly string[];
   /** The main prompt: a hint row; Ctrl-C clears, and on an empty line twice quits. */
   prompting?: boolean;
+  /** A Ctrl-C came just before (it interrupted a turn): the next one on it quits. */
+  armed?: boolean;
 }
 
 type MenuOutcome = { action: MenuAction | "aborted"; state: MenuState };
@@ -385,7 +387,11 @@ export class InteractiveAnswerer implements Answerer {
    * The prompt between turns: multi-line, ↑/↓ recall `history`. Ctrl-C clears the text; a
    * second Ctrl-C in a row, on the empty line, quits (as in Claude Code).
    */
-  async readPrompt(initial: string, history: readonly string[]): Promise<LineOutcome> {
+  async readPrompt(
+    initial: string,
+    history: readonly string[],
+    armed = false,
+  ): Promise<LineOutcome> {
     const modal = this.openModal(true);
     try {
       return await this.line(modal, new AbortController().signal, {
@@ -395,6 +401,7 @@ export class InteractiveAnswerer implements Answerer {
         initial,
         history,
         prompting: true,
+        armed,
       });
     } finally {
       modal.close();
@@ -413,7 +420,7 @@ export class InteractiveAnswerer implements Answerer {
     let state = lineWith(options.initial ?? "");
     let recalled = history.length; // history.length: the text being written, not a recalled one
     let draft = state.text;
-    let armed = false; // Ctrl-C on an empty prompt: the next one quits
+    let armed = options.armed ?? false; // Ctrl-C on an empty prompt: the next one quits
     for (;;) {
       const width = view.screen.width;
       const label = options.label

@@ -132,6 +132,21 @@ describe("typing in the client", () => {
   );
 
   it(
+    "two quick Ctrl-Cs during a turn quit, even when the agent ends the turn at the first",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient();
+      await tmux.keys("-l", "slow");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/esc to interrupt/);
+      await tmux.keys("C-c");
+      await tmux.waitFor(/Press Ctrl-C again to exit/);
+      await tmux.keys("C-c");
+      await tmux.waitFor(/\[client exited 0\]/);
+    },
+  );
+
+  it(
     "Ctrl-C with text clears the line; a second Ctrl-C on the empty line exits",
     {
       timeout: 30_000,

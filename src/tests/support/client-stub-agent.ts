@@ -3,7 +3,7 @@
 //   "ask"  → a line of text, then a permission request whose durable option has a long rule
 //            label
 //   "md"   → a markdown reply (heading, bold, a fenced block)
-//   "slow" → replies after 2 s (time to type ahead)
+//   "slow" → replies after 2 s (time to type ahead); session/cancel ends it at once
 //   "tool" → a tool call that runs for half a second, then completes
 //   "long" → one long paragraph streamed a word every 60 ms (word1 … word40), then "The end."
 //   else   → `You said: <the prompt as JSON>`
@@ -19,6 +19,9 @@ const say = (text: string) =>
     content: { type: "text", text },
   }) as const;
 
+/** Ends the running "slow" prompt. */
+let cancel: (() => void) | undefined;
+
 const app = agent({ name: "client-stub" })
   .onRequest(methods.agent.initialize, () => ({
     protocolVersion: 1,
@@ -27,6 +30,7 @@ const app = agent({ name: "client-stub" })
     agentInfo: { name: "client-stub", version: "1.0.0" },
   }))
   .onRequest(methods.agent.session.new, () => ({ sessionId: "s1" }))
+  .onNotification(methods.agent.session.cancel, () => cancel?.())
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
     const first = params.prompt[0];
     const text = first?.type === "text" ? first.text : "";
@@ -70,7 +74,15 @@ const app = agent({ name: "client-stub" })
       }
       await send(say("\n\nThe end."));
     } else if (text === "slow") {
-      await new Promise((r) => setTimeout(r, 2_000));
+      const cancelled = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), 2_000);
+        cancel = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      cancel = undefined;
+      if (cancelled) return { stopReason: "cancelled" };
       await send(say("Slow done."));
     } else {
       await send(say(`You said: ${JSON.stringify(text)}`));
