@@ -291,14 +291,18 @@ export class AgentCore {
 
   close(sessionId: string): Promise<void> {
     return this.sessions.exclusive(sessionId, () => {
-      const session = this.sessions.remove(sessionId);
-      if (!session && !this.closed.has(sessionId)) {
+      if (!this.sessions.find(sessionId) && !this.closed.has(sessionId)) {
         throw new SessionNotFoundError(sessionId);
       }
-      session?.close();
-      this.closed.add(sessionId);
+      this.closeNow(sessionId);
       return Promise.resolve();
     });
+  }
+
+  /** Closes the session if it is open; either way it is known as closed here. */
+  private closeNow(sessionId: string): void {
+    this.sessions.remove(sessionId)?.close();
+    this.closed.add(sessionId);
   }
 
   delete(sessionId: string): Promise<void> {
@@ -333,21 +337,33 @@ export class AgentCore {
     const stored = clientTitle(title);
     if (!stored) throw new InvalidParamsError("The title has no visible characters.");
     return sessions.exclusive(sessionId, async () => {
-      const open = sessions.find(sessionId);
-      const saved = savedIn(deps.transcripts);
-      if (!(await saved(sessionId))) {
-        if (!open) throw new SessionNotFoundError(sessionId);
-        throw new InvalidParamsError(
-          "The session has no saved conversation to title yet: send a prompt first.",
-        );
-      }
-      // A plan handoff's conversations are one session: each gets the title.
-      for (const conversation of await conversationChain(sessionId, saved)) {
+      const { open, conversations } = await this.savedForChange(sessionId, "title");
+      for (const conversation of conversations) {
         await deps.transcripts.rename(conversation, stored);
       }
       await open?.titleChanged();
       return stored;
     });
+  }
+
+  /**
+   * A session that a title or an archive mark is saved for: its conversations (a plan
+   * handoff's are one session, and each gets the change) and the session if it is open.
+   * Unknown: -32002; open with nothing saved yet: -32602.
+   */
+  private async savedForChange(
+    sessionId: string,
+    change: string,
+  ): Promise<{ open: Session | undefined; conversations: string[] }> {
+    const open = this.sessions.find(sessionId);
+    const saved = savedIn(this.deps.transcripts);
+    if (!(await saved(sessionId))) {
+      if (!open) throw new SessionNotFoundError(sessionId);
+      throw new InvalidParamsError(
+        `The session has no saved conversation to ${change} yet: send a prompt first.`,
+      );
+    }
+    return { open, conversations: await conversationChain(sessionId, saved) };
   }
 
   /**
@@ -358,21 +374,9 @@ export class AgentCore {
   setArchived(sessionId: string, archived: boolean): Promise<void> {
     const { deps, sessions } = this;
     return sessions.exclusive(sessionId, async () => {
-      const open = sessions.find(sessionId);
-      const saved = savedIn(deps.transcripts);
-      if (!(await saved(sessionId))) {
-        if (!open) throw new SessionNotFoundError(sessionId);
-        throw new InvalidParamsError(
-          "The session has no saved conversation to archive yet: send a prompt first.",
-        );
-      }
-      if (archived && open) {
-        sessions.remove(sessionId);
-        open.close();
-        this.closed.add(sessionId);
-      }
-      // A plan handoff's conversations are one session: each gets the mark.
-      for (const conversation of await conversationChain(sessionId, saved)) {
+      const { open, conversations } = await this.savedForChange(sessionId, "archive");
+      if (archived && open) this.closeNow(sessionId);
+      for (const conversation of conversations) {
         await deps.transcripts.archive(conversation, archived);
       }
     });

@@ -39,6 +39,11 @@ export function hostQueryOptions(host: {
   };
 }
 
+/** A session's Claude Code environment: the agent's, with what the client set, which wins. */
+export function sessionEnvironment(env: NodeJS.ProcessEnv, setup: ClientSetup): NodeJS.ProcessEnv {
+  return { ...claudeEnvironment(env), ...setup.options.env };
+}
+
 /** Everything one session's Claude Code process is started with. */
 export function sessionQueryOptions(session: {
   executable: string;
@@ -59,14 +64,14 @@ export function sessionQueryOptions(session: {
 }): ClaudeQueryOptions {
   const { configuration, mode, setup } = session;
   const model = configuration?.claudeModel;
-  const { env, mcpServers, disallowedTools, ...clientOptions } = setup.options;
+  const { env: _env, mcpServers, disallowedTools, ...clientOptions } = setup.options;
   const host = hostQueryOptions(session);
   return {
     ...host,
     // The client's values join the agent's; where both name one, the agent's wins (its
     // MCP servers from ACP, its disallowed tools), except the environment, which is the
     // client's to set.
-    env: { ...host.env, ...env },
+    env: sessionEnvironment(session.env, setup),
     mcpServers: { ...mcpServers, ...host.mcpServers },
     disallowedTools: [...new Set([...(host.disallowedTools ?? []), ...(disallowedTools ?? [])])],
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),

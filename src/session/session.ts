@@ -31,7 +31,7 @@ import { SessionMcp } from "../mcp/session-mcp.js";
 import type { PlanHandoff } from "../plan/handoff.js";
 import { plansDirectory } from "../plan/plan-file.js";
 import { withTimeout } from "../util/timeout.js";
-import { sessionQueryOptions } from "./claude-env.js";
+import { sessionEnvironment, sessionQueryOptions } from "./claude-env.js";
 import { ClaudeActivity } from "./claude-activity.js";
 import type { ClientSetup } from "./client-setup.js";
 import { ClaudeTasks } from "./claude-tasks.js";
@@ -220,10 +220,9 @@ export class Session {
         process: () => this.query,
         backgroundTask: (toolUseId) => this.tasks.backgroundCommand(toolUseId),
         call: (toolUseId) => this.tools.get(toolUseId),
-        // Claude Code's environment: the agent's, with what the client set.
         taskOutputFile: (taskId) =>
           taskOutputFile(
-            { ...options.env, ...options.setup.options.env },
+            sessionEnvironment(options.env, options.setup),
             this.claudeSessionId,
             taskId,
           ),

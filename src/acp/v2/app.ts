@@ -22,6 +22,19 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
   let prompts: PromptLifecycle | undefined;
   const core = new AgentCore(deps, (id, capabilities) => sessionClient(channel!, id, capabilities));
 
+  /**
+   * `close` closes the session (session/close, session/archive). Closing cancels the running
+   * turn: its idle `cancelled` comes before the answer, and nothing about the session after it.
+   */
+  const closing = async (sessionId: string, close: () => Promise<void>) => {
+    const state = channel!.stateOf(sessionId);
+    await close();
+    if (state && state !== "idle") {
+      await channel!.state(sessionId, { state: "idle", stopReason: "cancelled" });
+    }
+    channel!.close(sessionId);
+  };
+
   /** The session is open here: its state is tracked from now on. */
   const opened = (session: Session) => {
     channel!.open(session.id);
@@ -83,15 +96,7 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
     .onRequest(
       v2.methods.agent.session.close,
       withRequestErrors(async ({ params }) => {
-        const { sessionId } = params;
-        const state = channel!.stateOf(sessionId);
-        await core.close(sessionId);
-        // Closing cancels the running turn: its idle `cancelled` comes before the answer,
-        // and nothing about the session after it.
-        if (state && state !== "idle") {
-          await channel!.state(sessionId, { state: "idle", stopReason: "cancelled" });
-        }
-        channel!.close(sessionId);
+        await closing(params.sessionId, () => core.close(params.sessionId));
         return {};
       }),
     )
@@ -106,14 +111,7 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
     .onRequest(
       v2.methods.agent.session.archive,
       withRequestErrors(async ({ params }) => {
-        const { sessionId } = params;
-        const state = channel!.stateOf(sessionId);
-        await core.setArchived(sessionId, true);
-        // As session/close: a turn it ended goes idle `cancelled` first.
-        if (state && state !== "idle") {
-          await channel!.state(sessionId, { state: "idle", stopReason: "cancelled" });
-        }
-        channel!.close(sessionId);
+        await closing(params.sessionId, () => core.setArchived(params.sessionId, true));
         return {};
       }),
     )
