@@ -56,6 +56,13 @@ async function startClient(
 
 const count = (text: string, part: string): number => text.split(part).length - 1;
 
+/** Sends the stub's "slow" prompt (2 s; `slow5`: 5 s) and waits until its turn is running. */
+async function slowTurn(tmux: Tmux, prompt = "slow"): Promise<void> {
+  await tmux.keys("-l", prompt);
+  await tmux.keys("Enter");
+  await tmux.waitFor(/esc to interrupt/);
+}
+
 describe("typing in the client", () => {
   it("a paste of two lines arrives whole, as one prompt", { timeout: 30_000 }, async () => {
     const tmux = await startClient();
@@ -101,9 +108,7 @@ describe("typing in the client", () => {
     },
     async () => {
       const tmux = await startClient();
-      await tmux.keys("-l", "slow");
-      await tmux.keys("Enter");
-      await tmux.waitFor(/esc to interrupt/);
+      await slowTurn(tmux);
       await tmux.keys("-l", "and then this");
       await tmux.keys("Enter");
       await tmux.waitFor(/queued: and then this/);
@@ -119,9 +124,8 @@ describe("typing in the client", () => {
     { timeout: 30_000 },
     async () => {
       const tmux = await startClient();
-      await tmux.keys("-l", "slow");
-      await tmux.keys("Enter");
-      await tmux.waitFor(/esc to interrupt/);
+      // Long enough that the turn still runs when the rows are counted, however slow the machine.
+      await slowTurn(tmux, "slow5");
       await tmux.keys("-l", "x");
       await tmux.waitFor(/› x/);
       await new Promise((resolve) => setTimeout(resolve, 600));
@@ -136,9 +140,7 @@ describe("typing in the client", () => {
     { timeout: 30_000 },
     async () => {
       const tmux = await startClient();
-      await tmux.keys("-l", "slow");
-      await tmux.keys("Enter");
-      await tmux.waitFor(/esc to interrupt/);
+      await slowTurn(tmux);
       await tmux.keys("C-c");
       await tmux.waitFor(/Press Ctrl-C again to exit/);
       await tmux.keys("C-c");

@@ -3,7 +3,8 @@
 //   "ask"  → a line of text, then a permission request whose durable option has a long rule
 //            label
 //   "md"   → a markdown reply (heading, bold, a fenced block)
-//   "slow" → replies after 2 s (time to type ahead); session/cancel ends it at once
+//   "slow" → replies after 2 s (time to type ahead); session/cancel ends it at once;
+//            "slow5" after 5 s
 //   "tool" → a tool call that runs for half a second, then completes
 //   "long" → one long paragraph streamed a word every 60 ms (word1 … word40), then "The end."
 //   else   → `You said: <the prompt as JSON>`
@@ -73,9 +74,9 @@ const app = agent({ name: "client-stub" })
         await new Promise((r) => setTimeout(r, 60));
       }
       await send(say("\n\nThe end."));
-    } else if (text === "slow") {
+    } else if (text === "slow" || text === "slow5") {
       const cancelled = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), 2_000);
+        const timer = setTimeout(() => resolve(false), text === "slow5" ? 5_000 : 2_000);
         cancel = () => {
           clearTimeout(timer);
           resolve(true);
