@@ -16,6 +16,7 @@ import type { SessionClient } from "./acp/session-client.js";
 import type { SteeringResponse } from "./acp/steering.js";
 import type { AgentClientCapabilities } from "./acp/unstable-capabilities.js";
 import { claudeLoggedIn, claudeLogout } from "./claude/auth-commands.js";
+import { gatewayModelInfos, providerLaunch } from "./claude/provider-env.js";
 import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
 import type { ClaudeTranscripts } from "./claude/transcripts.js";
 import { AuthRequiredError, echoed, InvalidParamsError, SessionNotFoundError } from "./errors.js";
@@ -33,6 +34,9 @@ import { savedConversations, savedIn } from "./session/saved.js";
 import { Session } from "./session/session.js";
 import { loadAdapterSettings } from "./session/settings.js";
 import { clientTitle } from "./session/titles.js";
+import { listGatewayModels } from "./providers/gateway-models.js";
+import type { ProviderConfig } from "./providers/provider-config.js";
+import { Providers, type ProviderListing } from "./providers/providers.js";
 
 export interface AgentDependencies {
   /** Starts one Claude Code process; tests pass a scripted fake. */
@@ -103,6 +107,9 @@ export class AgentCore {
   private readonly models: ModelCache;
   private readonly prompts: SavedPrompts;
   private readonly history: SessionHistory;
+  private readonly providers: Providers;
+  /** Provider changes, one after another: the last one asked for is the one that holds. */
+  private providerChange: Promise<void> = Promise.resolve();
   /** Ids closed on this connection: closing twice is harmless. */
   private readonly closed = new Set<string>();
   private clientCapabilities: AgentClientCapabilities = {};
@@ -114,6 +121,18 @@ export class AgentCore {
     this.models = new ModelCache(modelCachePath(deps.env), deps.env);
     this.prompts = new SavedPrompts(deps.env);
     this.history = new SessionHistory(deps.transcripts, (id) => this.sessions.find(id)?.state);
+    this.providers = new Providers(deps.env);
+  }
+
+  /** The provider the client set, by its routing (never its headers), for the model cache. */
+  private providerKey(): string | undefined {
+    const config = this.providers.current?.config;
+    return config && `${config.apiType} ${config.baseUrl}`;
+  }
+
+  /** How Claude Code starts for the provider the client set (none: as the agent's env says). */
+  private provider() {
+    return providerLaunch(this.providers.current?.config);
   }
 
   /** The client's capabilities are known (initialize): a spare process can start. */
@@ -173,8 +192,12 @@ export class AgentCore {
       additionalDirectories,
       settings: await loadAdapterSettings(params.cwd, deps.env, setup.settingSources),
       idleTimeoutMs: idleTimeoutMs(deps.env),
-      models: await this.models.lookup(executable),
+      models: await this.models.lookup(executable, this.providerKey()),
       setup: { ...setup, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
+      provider: this.provider(),
+      ...(this.providers.current?.models
+        ? { providerModels: gatewayModelInfos(this.providers.current.models) }
+        : {}),
       ...(options.conversations?.length
         ? { resume: options.conversations.at(-1), earlier: options.conversations.slice(0, -1) }
         : {}),
@@ -225,6 +248,7 @@ export class AgentCore {
       ...hostQueryOptions({
         executable,
         env: deps.env,
+        provider: this.provider(),
         client: this.clientCapabilities,
       }),
       cwd: homedir(),
@@ -424,7 +448,46 @@ export class AgentCore {
     }
   }
 
+  /** Claude Code's logout; a provider the client set (its headers are credentials) goes first. */
   async logout(): Promise<void> {
+    if (this.providers.current) await this.disableProvider();
     await claudeLogout(this.deps.resolveExecutable(), this.deps.env);
+  }
+
+  /** `providers/list`: where requests go now, without the headers. */
+  listProviders(): ProviderListing[] {
+    return this.providers.list();
+  }
+
+  /**
+   * `providers/set` (and a gateway login): sessions opened from now on use the provider,
+   * open ones from their next turn. A gateway's model listing is asked for first, so those
+   * sessions' pickers offer its models.
+   */
+  setProvider(config: ProviderConfig): Promise<void> {
+    return this.changeProvider(async () => {
+      const models = await listGatewayModels(config);
+      this.providers.set({ config, ...(models ? { models } : {}) });
+    });
+  }
+
+  /** `providers/disable`: back to the agent's environment, for new and open sessions. */
+  disableProvider(): Promise<void> {
+    return this.changeProvider(() => {
+      this.providers.disable();
+      return Promise.resolve();
+    });
+  }
+
+  private changeProvider(change: () => Promise<void>): Promise<void> {
+    const changed = this.providerChange.then(async () => {
+      await change();
+      const provider = this.provider();
+      for (const session of this.sessions.all()) session.reroute(provider);
+      // A spare started for the old provider would serve no session now.
+      this.warmUp();
+    });
+    this.providerChange = changed.catch(() => undefined);
+    return changed;
   }
 }

@@ -13,6 +13,18 @@ import {
   UNARCHIVE_METHOD,
 } from "./acp/session-params.js";
 import { mergingTextChannel, v1Channel, type MergingChannel } from "./acp/channel.js";
+import { gatewayProtocol } from "./acp/auth.js";
+import {
+  gatewayConfigOf,
+  providerConfigOf,
+  PROVIDERS_DISABLE_METHOD,
+  PROVIDERS_LIST_METHOD,
+  PROVIDERS_SET_METHOD,
+  providersDisableParams,
+  providersListParams,
+  providersSetParams,
+  requireProviderId,
+} from "./acp/provider-params.js";
 import { sessionClient } from "./acp/child-sessions.js";
 import {
   withUnstableCapabilities,
@@ -163,7 +175,31 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       .onRequest(
         methods.agent.authenticate,
         answering(async ({ params }) => {
-          await core.authenticate(params.methodId);
+          const gateway = gatewayProtocol(params.methodId);
+          if (gateway) await core.setProvider(gatewayConfigOf(gateway, params._meta));
+          else await core.authenticate(params.methodId);
+          return {};
+        }),
+      )
+      .onRequest(
+        PROVIDERS_LIST_METHOD,
+        providersListParams,
+        answering(() => Promise.resolve({ providers: core.listProviders() })),
+      )
+      .onRequest(
+        PROVIDERS_SET_METHOD,
+        providersSetParams,
+        answering(async ({ params }) => {
+          await core.setProvider(providerConfigOf(params));
+          return {};
+        }),
+      )
+      .onRequest(
+        PROVIDERS_DISABLE_METHOD,
+        providersDisableParams,
+        answering(async ({ params }) => {
+          requireProviderId(params.providerId);
+          await core.disableProvider();
           return {};
         }),
       )

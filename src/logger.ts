@@ -1,3 +1,5 @@
+import { redact } from "./util/secrets.js";
+
 /**
  * The one logger. stdout carries the protocol, so every diagnostic goes to stderr.
  * Level from CLAUDE_AGENT_ACP_LOG: error | warn | info | debug (default info).
@@ -19,7 +21,8 @@ export function setLogLevel(level: LogLevel): void {
 function write(level: LogLevel, message: string, detail?: unknown): void {
   if (LEVELS.indexOf(level) > threshold) return;
   const suffix = detail === undefined ? "" : ` ${formatDetail(detail)}`;
-  process.stderr.write(`[claude-agent-acp] ${level}: ${message}${suffix}\n`);
+  // Whatever a line quotes (Claude Code's stderr, an error), a secret held is not printed.
+  process.stderr.write(`[claude-agent-acp] ${level}: ${redact(`${message}${suffix}`)}\n`);
 }
 
 function formatDetail(detail: unknown): string {

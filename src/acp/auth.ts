@@ -37,6 +37,36 @@ export function isLoginMethod(methodId: string): boolean {
   return LOGINS.some((login) => login.id === methodId);
 }
 
+/**
+ * Logins to an LLM gateway, for clients that declare `auth._meta.gateway`: the client sends
+ * the gateway's base URL and headers (`_meta.gateway`), with the effect of `providers/set`.
+ * The ids and `_meta.gateway.protocol` are those clients already know.
+ */
+export const GATEWAY_LOGINS = [
+  { id: "gateway", protocol: "anthropic" },
+  { id: "gateway-bedrock", protocol: "bedrock" },
+] as const;
+
+export type GatewayProtocol = (typeof GATEWAY_LOGINS)[number]["protocol"];
+
+/** The protocol of a gateway login method, if the method is one. */
+export function gatewayProtocol(methodId: string): GatewayProtocol | undefined {
+  return GATEWAY_LOGINS.find((login) => login.id === methodId)?.protocol;
+}
+
+function gatewayMethods(capabilities: ClientCapabilities): AuthMethod[] {
+  if (capabilities.auth?._meta?.gateway !== true) return [];
+  return GATEWAY_LOGINS.map(({ id, protocol }) => ({
+    id,
+    name: protocol === "anthropic" ? "LLM gateway" : "LLM gateway (Bedrock)",
+    description:
+      protocol === "anthropic"
+        ? "Send Claude Code's requests to a gateway of Anthropic's API, with its base URL and headers"
+        : "Send Claude Code's requests to a gateway of Amazon Bedrock, with its base URL and headers",
+    _meta: { gateway: { protocol } },
+  }));
+}
+
 /** This agent's arguments that run one login: `--login --claudeai` or `--login --console`. */
 export function loginArguments(account: LoginAccount): string[] {
   return [LOGIN_ARGUMENT, `--${account}`];
@@ -84,8 +114,9 @@ export function authMethods(
 ): AuthMethod[] {
   const terminal = capabilities.auth?.terminal === true;
   const metaTerminal = capabilities._meta?.["terminal-auth"] === true;
-  if (!terminal && !metaTerminal) return [];
-  return LOGINS.map(({ id, account, name, description, label }) => {
+  const gateways = gatewayMethods(capabilities);
+  if (!terminal && !metaTerminal) return gateways;
+  const logins = LOGINS.map(({ id, account, name, description, label }) => {
     const args = loginArguments(account);
     const meta = metaTerminal
       ? {
@@ -98,6 +129,7 @@ export function authMethods(
       ? { type: "terminal", id, name, description, args, ...meta }
       : { id, name, description, ...meta };
   });
+  return [...logins, ...gateways];
 }
 
 /** Where Claude Code's messages part clauses: `·`, `;`, `—` or the end of a sentence. */

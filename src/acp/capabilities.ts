@@ -25,6 +25,8 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
   auth: { logout: {} },
+  // Unstable: providers/list, set and disable (AgentCore.setProvider).
+  ...({ providers: {} } as object),
   sessionCapabilities: {
     list: {},
     delete: {},

@@ -9,11 +9,24 @@ import {
   SessionNotFoundError,
 } from "../errors.js";
 import { log } from "../logger.js";
+import { redact, redactValue } from "../util/secrets.js";
 import { cleanMultiline } from "../util/text.js";
 import { authRequiredMessage } from "./auth.js";
 
-/** The one place a local error becomes a wire error. Unknown errors are internal. */
+/**
+ * The one place a local error becomes a wire error. Unknown errors are internal. No secret
+ * the agent holds is echoed (a gateway's error may quote the token it refused).
+ */
 export function toRequestError(error: unknown): RequestError {
+  const wire = wireError(error);
+  const message = redact(wire.message);
+  const data = redactValue(wire.data);
+  return message === wire.message && data === wire.data
+    ? wire
+    : new RequestError(wire.code, message, data);
+}
+
+function wireError(error: unknown): RequestError {
   if (error instanceof RequestError) return error;
   if (error instanceof InvalidParamsError) {
     return RequestError.invalidParams(error.data, error.message);

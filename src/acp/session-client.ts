@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { redact } from "../util/secrets.js";
 import { cleanJson, cleanMultiline, cleanSingleLine, isCleanPath } from "../util/text.js";
 import type { ClientChannel, TurnEnd } from "./channel.js";
 import type { ChildRoute, ChildSessions, UnstableSessionUpdate } from "./child-sessions.js";
@@ -173,8 +174,9 @@ export class SessionClient {
     title: string;
     description?: string;
   }): Promise<void> {
-    const title = cleanSingleLine(notice.title);
-    const description = notice.description ? cleanMultiline(notice.description) : "";
+    // A notice may quote Claude Code or a gateway: no secret the agent holds is shown.
+    const title = redact(cleanSingleLine(notice.title));
+    const description = notice.description ? redact(cleanMultiline(notice.description)) : "";
     if (!title) return;
     const meta = { claudeCode: { kind: notice.kind, severity: notice.severity } };
     if (this.capabilities.session?.notices) {

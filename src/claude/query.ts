@@ -118,6 +118,12 @@ export interface ClaudeQueryOptions {
   executable: string;
   /** Full environment of the Claude Code process. */
   env: Record<string, string | undefined>;
+  /**
+   * Variables set in Claude Code's flag settings layer from its start, above the settings
+   * files' `env` (which would otherwise override the environment): a provider's routing.
+   * They are on the command line: never a secret.
+   */
+  settingsEnv?: Record<string, string>;
 }
 
 /** An MCP server asks the user something; the signal ends when Claude Code gives up on it. */

@@ -54,6 +54,7 @@ export function hostOptions(
     ...(options.forwardSubagentText ? { forwardSubagentText: true } : {}),
     pathToClaudeCodeExecutable: options.executable,
     env: sdkEnvironment(options.env),
+    ...(options.settingsEnv ? { settings: hostSettings(options) } : {}),
     stderr: (data) => log.debug(`claude: ${data.trimEnd()}`),
     // The agent spawns the process itself, to be able to end it when it hangs.
     ...(claudeProcess ? { spawnClaudeCodeProcess: claudeProcess.spawn } : {}),
@@ -83,9 +84,14 @@ export function sdkOptions(options: ClaudeQueryOptions, claudeProcess: ClaudePro
     ...(options.model ? { model: options.model } : {}),
     ...(options.effort ? { effort: options.effort } : {}),
     ...(options.flagSettings && Object.keys(options.flagSettings).length
-      ? { settings: options.flagSettings }
+      ? { settings: { ...options.flagSettings, ...hostSettings(options) } }
       : {}),
   };
+}
+
+/** The flag settings every process of these options starts with (see `settingsEnv`). */
+function hostSettings(options: ClaudeQueryOptions): { env?: Record<string, string> } {
+  return options.settingsEnv ? { env: options.settingsEnv } : {};
 }
 
 /**

@@ -221,6 +221,26 @@ export async function startScriptedApi(
     recorder.add(record);
     options.onRequest?.(record);
 
+    const required = options.requireHeader;
+    if (required && headers[required.name] !== required.value) {
+      sendJson(res, 401, errorBody("authentication_error", "the gateway refuses this caller"));
+      return;
+    }
+    if (method === "GET" && path === "/v1/models" && options.models) {
+      const data = options.models.map((m) => ({
+        type: "model",
+        id: m.id,
+        display_name: m.display_name ?? m.id,
+        created_at: "2026-01-01T00:00:00Z",
+      }));
+      sendJson(res, 200, {
+        data,
+        has_more: false,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+      });
+      return;
+    }
     if (!isMessages && !isCount) {
       sendJson(
         res,

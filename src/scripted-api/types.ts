@@ -181,6 +181,13 @@ export interface ScriptedApiOptions {
   cursor?: CursorScope;
   /** Called as each request is recorded (before it is answered). */
   onRequest?: (request: RecordedRequest) => void;
+  /**
+   * Acting as an LLM gateway: a request without this header (name in lower case, exact
+   * value) is answered 401, as a gateway refuses an unknown caller.
+   */
+  requireHeader?: { name: string; value: string };
+  /** `GET /v1/models` lists these (Anthropic's models endpoint); without them it is a 404. */
+  models?: ReadonlyArray<{ id: string; display_name?: string }>;
 }
 
 export interface ToolResult {

@@ -2,6 +2,7 @@ import { supportsFormElicitation } from "../acp/session-client.js";
 import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
 import { claudeEnvironment } from "../claude/environment.js";
 import type { ClaudeQueryOptions } from "../claude/query.js";
+import type { ProviderLaunch } from "../claude/provider-env.js";
 import type { McpServerConfig } from "../claude/types.js";
 import type { ClientSetup } from "./client-setup.js";
 import type { SessionConfiguration } from "./configuration.js";
@@ -23,14 +24,23 @@ export function hostQueryOptions(host: {
    */
   client: AgentClientCapabilities;
   mcpServers?: Record<string, McpServerConfig>;
+  /** The provider the client set, if it set one. */
+  provider?: ProviderLaunch | undefined;
 }): Pick<
   ClaudeQueryOptions,
-  "executable" | "env" | "disallowedTools" | "allowBypass" | "mcpServers" | "forwardSubagentText"
+  | "executable"
+  | "env"
+  | "settingsEnv"
+  | "disallowedTools"
+  | "allowBypass"
+  | "mcpServers"
+  | "forwardSubagentText"
 > {
   return {
     ...(host.client.subagents ? { forwardSubagentText: true } : {}),
     executable: host.executable,
-    env: claudeEnvironment(host.env),
+    env: claudeEnvironment({ ...host.env, ...host.provider?.env }),
+    ...(host.provider ? { settingsEnv: host.provider.settingsEnv } : {}),
     disallowedTools: supportsFormElicitation(host.client) ? [] : [QUESTION_TOOL],
     // Lets a session enter bypassPermissions when the user picks it; settings that
     // disable bypass are enforced by the session's mode list and by Claude Code.
@@ -39,9 +49,17 @@ export function hostQueryOptions(host: {
   };
 }
 
-/** A session's Claude Code environment: the agent's, with what the client set, which wins. */
-export function sessionEnvironment(env: NodeJS.ProcessEnv, setup: ClientSetup): NodeJS.ProcessEnv {
-  return { ...claudeEnvironment(env), ...setup.options.env };
+/**
+ * A session's Claude Code environment: the agent's, the provider's over it, and what the
+ * client set for the session, which wins (but for the provider's routing, see
+ * ProviderLaunch.settingsEnv).
+ */
+export function sessionEnvironment(
+  env: NodeJS.ProcessEnv,
+  setup: ClientSetup,
+  provider?: ProviderLaunch,
+): NodeJS.ProcessEnv {
+  return { ...claudeEnvironment({ ...env, ...provider?.env }), ...setup.options.env };
 }
 
 /** Everything one session's Claude Code process is started with. */
@@ -61,6 +79,7 @@ export function sessionQueryOptions(session: {
   onSubagentStart?: ClaudeQueryOptions["onSubagentStart"];
   /** What the client configured when it opened the session. */
   setup: ClientSetup;
+  provider?: ProviderLaunch | undefined;
 }): ClaudeQueryOptions {
   const { configuration, mode, setup } = session;
   const model = configuration?.claudeModel;
@@ -71,7 +90,7 @@ export function sessionQueryOptions(session: {
     // The client's values join the agent's; where both name one, the agent's wins (its
     // MCP servers from ACP, its disallowed tools), except the environment, which is the
     // client's to set.
-    env: sessionEnvironment(session.env, setup),
+    env: sessionEnvironment(session.env, setup, session.provider),
     mcpServers: { ...mcpServers, ...host.mcpServers },
     disallowedTools: [...new Set([...(host.disallowedTools ?? []), ...(disallowedTools ?? [])])],
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),

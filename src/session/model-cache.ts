@@ -49,19 +49,23 @@ export class ModelCache {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** The models known for this executable (its build: path, size, mtime) and config dir. */
-  async lookup(executable: string): Promise<KnownModels> {
-    const key = await this.key(executable);
+  /**
+   * The models known for this executable (its build: path, size, mtime), config dir and
+   * provider (its routing, never its headers: Bedrock's model list is not Anthropic's).
+   */
+  async lookup(executable: string, provider?: string): Promise<KnownModels> {
+    const key = await this.key(executable, provider);
     await (this.reading ??= this.read());
     const models = (this.entries?.find((e) => e.key === key)?.models ?? []) as ModelInfo[];
     return { known: models, remember: (reported) => this.remember(key, reported) };
   }
 
-  private async key(executable: string): Promise<string> {
+  private async key(executable: string, provider?: string): Promise<string> {
     const info = await stat(executable).catch(() => undefined);
     const configDir =
       this.env.CLAUDE_CONFIG_DIR?.trim() || join(this.env.HOME || homedir(), ".claude");
-    return JSON.stringify([executable, info?.size, info?.mtimeMs, configDir]);
+    const key = [executable, info?.size, info?.mtimeMs, configDir];
+    return JSON.stringify(provider ? [...key, provider] : key);
   }
 
   private async read(): Promise<void> {

@@ -57,6 +57,11 @@ export class SessionRegistry {
     this.sessions.clear();
   }
 
+  /** The open sessions. */
+  all(): Session[] {
+    return [...this.sessions.values()];
+  }
+
   get size(): number {
     return this.sessions.size;
   }

@@ -16,9 +16,11 @@ import type {
   McpServerConfig,
   PermissionMode,
   SDKMessage,
+  ModelInfo,
   SDKResultMessage,
   UserContentBlock,
 } from "../claude/types.js";
+import type { ProviderLaunch } from "../claude/provider-env.js";
 import { SYNTHETIC_MODEL } from "../claude/types.js";
 import {
   ClaudeNotRespondingError,
@@ -89,6 +91,10 @@ export interface SessionOptions {
   models: KnownModels;
   /** What the client configured when it opened the session (client-setup.ts). */
   setup: ClientSetup;
+  /** The provider the client set (claude/provider-env.ts), if it set one. */
+  provider?: ProviderLaunch | undefined;
+  /** The models the provider's gateway serves: the picker offers these, not Claude Code's. */
+  providerModels?: readonly ModelInfo[];
 }
 
 /**
@@ -129,6 +135,10 @@ export class Session {
   private startFailure: ClaudeStartError | undefined;
   private claudeCapabilities: readonly string[] = [];
   private readonly idle: IdleClose;
+  /** The provider the next process is started for. */
+  private provider: ProviderLaunch | undefined;
+  /** The provider changed since the process started: the next turn starts a new one. */
+  private rerouted = false;
   private readonly titles: TitleWatcher;
   private readonly watchdog: Watchdog;
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
@@ -171,6 +181,7 @@ export class Session {
 
   constructor(private readonly options: SessionOptions) {
     this.idle = new IdleClose(options.idleTimeoutMs, () => this.closeIfIdle());
+    this.provider = options.provider;
     this.sessionId = options.id;
     this.cwd = options.cwd;
     this.subagents = new Subagents({
@@ -246,7 +257,7 @@ export class Session {
       tasks: this.tasks,
       watchdog: this.watchdog,
       query: () => this.query,
-      liveQuery: () => this.query ?? this.startQuery(this.configuration?.current.mode ?? "default"),
+      liveQuery: () => this.liveQuery(),
       promptSent: () => (this.hasTranscript = true),
       restartQuery: () => this.restartQuery(),
       busy: () => this.idle.cancel(),
@@ -299,7 +310,7 @@ export class Session {
       {
         settings,
         env,
-        models: this.options.models.known,
+        models: this.options.providerModels ?? this.options.models.known,
         booleanOptions: !!client.capabilities.session?.configOptions?.boolean,
         ...(setup.effort ? { effort: setup.effort } : {}),
         ...(setup.model ? { model: setup.model } : {}),
@@ -338,8 +349,9 @@ export class Session {
     if (this.closed || this.query !== query) return;
     this.initialization = initialization;
     this.options.models.remember(initialization.models);
+    const models = this.options.providerModels ?? initialization.models;
     await this.send(() =>
-      this.requireConfiguration().adopt(initialization.models, this.wantedMode(), (m) =>
+      this.requireConfiguration().adopt(models, this.wantedMode(), (m) =>
         query.setPermissionMode(m),
       ),
     );
@@ -524,9 +536,35 @@ export class Session {
     this.restartQuery();
   }
 
+  /**
+   * The client set another provider: the process goes when the session is idle, and a turn
+   * that waits for it starts on a new one, resuming the conversation. Background work (a
+   * command, a subagent) keeps the old process until it ends, as it would die with it.
+   */
+  reroute(provider: ProviderLaunch | undefined): void {
+    this.provider = provider;
+    this.rerouted = true;
+    if (!this.turns.busy) this.restartIfRerouted();
+  }
+
+  private restartIfRerouted(): void {
+    if (!this.rerouted || !this.query || this.activity.busy) return;
+    log.debug(`session ${this.id}: the provider changed; its Claude Code process is replaced`);
+    this.rerouted = false;
+    this.restartQuery();
+  }
+
+  /** The process a turn sends its prompt to: started now if there is none. */
+  private liveQuery(): ClaudeQuery {
+    this.restartIfRerouted();
+    return this.query ?? this.startQuery(this.configuration?.current.mode ?? "default");
+  }
+
   private startQuery(mode: string, fresh: { exactSessionId?: boolean } = {}): ClaudeQuery {
+    this.rerouted = false; // a process started now has the provider's environment
     const options = sessionQueryOptions({
       ...this.options,
+      provider: this.provider,
       client: this.options.client.capabilities,
       conversation: this.hasTranscript
         ? { resume: this.claudeSessionId }

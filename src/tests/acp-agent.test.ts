@@ -54,6 +54,8 @@ describe("initialize", () => {
       loadSession: true,
       _meta: { claudeCode: { promptQueueing: true } },
       auth: { logout: {} },
+      // providers/list, set and disable: providers.test.ts, e2e-providers.test.ts.
+      providers: {},
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
       sessionCapabilities: {

@@ -1,16 +1,44 @@
 // End-to-end: the cold start never hands a session a Claude Code process started for
-// another system prompt, other setting sources or other client options: not a prewarmed
-// spare, not a process started early from a remembered configuration, not the process
-// started at the agent's launch. Each session's requests carry exactly its own prompt.
+// another system prompt, other setting sources, other client options or another provider:
+// not a prewarmed spare, not a process started early from a remembered configuration, not
+// the process started at the agent's launch. Each session's requests carry exactly its own
+// prompt, and go to its own provider.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { systemText } from "../scripted-api/index.js";
+import { startScriptedApi, systemText, type ScriptedApi } from "../scripted-api/index.js";
 import type { NewSessionRequest } from "@agentclientprotocol/sdk";
 import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
 
-afterEach(stopAllE2E);
+let gateway: ScriptedApi | undefined;
+afterEach(async () => {
+  await stopAllE2E();
+  await gateway?.close();
+  gateway = undefined;
+});
+
+/** A gateway that answers only requests with its header; `providers/set` sends the agent there. */
+async function useGateway(e2e: E2E): Promise<ScriptedApi> {
+  gateway = await startScriptedApi(
+    { turns: [], fallbackText: "From the gateway." },
+    { requireHeader: { name: "x-gw", value: "gw-token-cold" } },
+  );
+  await e2e.client.request("providers/set", {
+    providerId: "main",
+    apiType: "anthropic",
+    baseUrl: gateway.url,
+    headers: { "x-gw": "gw-token-cold" },
+  });
+  return gateway;
+}
+
+/** Whether the session's main-loop requests went to the gateway, and none elsewhere. */
+function servedByGateway(e2e: E2E, api: ScriptedApi, sessionId: string): boolean {
+  const of = (a: ScriptedApi) =>
+    a.requests.filter((r) => r.kind === "main" && r.sessionId === sessionId).length;
+  return of(api) > 0 && of(e2e.api) === 0;
+}
 
 const hello = [{ content: [{ type: "text" as const, text: "Hello." }] }];
 /** An RFD system prompt; the stable request type does not name the field. */
@@ -90,5 +118,31 @@ describe("the cold start keys on what a client configures", () => {
     await e2e.prompt(sessionId, "Hi.");
     expect(e2e.log()).toContain("Claude Code started at launch is not used");
     expect(systemOf(e2e, sessionId)).not.toContain("You are Launchy.");
+  });
+
+  it("a prewarmed spare started for the agent's own provider does not serve a session after providers/set", async () => {
+    const e2e = await startE2E({ scenario: hello, env: { CLAUDE_AGENT_ACP_PREWARM: "1" } });
+    await expect
+      .poll(() => e2e.log().includes("spare: a prewarmed Claude Code process is ready"), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    const api = await useGateway(e2e);
+    const { sessionId } = await e2e.newSession();
+    await e2e.prompt(sessionId, "Hi.");
+    expect(servedByGateway(e2e, api, sessionId)).toBe(true);
+  });
+
+  it("the process started at launch for the agent's own provider does not serve a first session after providers/set", async () => {
+    const env = { XDG_CACHE_HOME: sharedCache(), CLAUDE_AGENT_ACP_LAUNCH_START: "1" };
+    const project = mkdtempSync(join(tmpdir(), "acp-setup-project-"));
+    await earlierRun(env, {}, project);
+
+    const e2e = await startE2E({ scenario: hello, env });
+    const api = await useGateway(e2e);
+    const { sessionId } = await e2e.newSession({ cwd: project });
+    await e2e.prompt(sessionId, "Hi.");
+    expect(e2e.log()).toContain("Claude Code started at launch is not used");
+    expect(servedByGateway(e2e, api, sessionId)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { AgentCore, type AgentDependencies } from "../../agent-core.js";
 import type { Session } from "../../session/session.js";
 import { sessionClient } from "../child-sessions.js";
 import { withRequestErrors } from "../errors.js";
+import { providerConfigOf, requireProviderId } from "../provider-params.js";
 import { STEERING_METHOD, steeringParams } from "../steering.js";
 import { initializeResponseV2, sessionCapabilities } from "./capabilities.js";
 import { V2Channel } from "./channel.js";
@@ -142,6 +143,25 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
       v2.methods.agent.auth.login,
       withRequestErrors(async ({ params }) => {
         await core.authenticate(params.methodId);
+        return {};
+      }),
+    )
+    .onRequest(
+      v2.methods.agent.providers.list,
+      withRequestErrors(() => Promise.resolve({ providers: core.listProviders() })),
+    )
+    .onRequest(
+      v2.methods.agent.providers.set,
+      withRequestErrors(async ({ params }) => {
+        await core.setProvider(providerConfigOf(params));
+        return {};
+      }),
+    )
+    .onRequest(
+      v2.methods.agent.providers.disable,
+      withRequestErrors(async ({ params }) => {
+        requireProviderId(params.providerId);
+        await core.disableProvider();
         return {};
       }),
     )

@@ -24,6 +24,8 @@ export const AGENT_CAPABILITIES_V2: v2.AgentCapabilities = {
     // session/archive and unarchive, with Claude Code's own mark (AgentCore.setArchived).
     ...({ title: {}, archive: {} } as object),
   },
+  // Unstable: providers/list, set and disable (AgentCore.setProvider).
+  providers: {},
 };
 
 /**

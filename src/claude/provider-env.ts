@@ -1,0 +1,112 @@
+import type { GatewayModel } from "../providers/gateway-models.js";
+import { GATEWAY_TOKEN, type ProviderConfig } from "../providers/provider-config.js";
+import type { ModelInfo } from "./types.js";
+
+/** Claude Code's environment entries; `undefined` removes one the agent's environment has. */
+export type EnvironmentOverlay = Record<string, string | undefined>;
+
+/**
+ * Every variable that chooses where Claude Code's requests go or what credentials they
+ * carry: a provider clears them all, so nothing of the agent's own routing (its
+ * ANTHROPIC_API_KEY above all) reaches another provider.
+ */
+const ROUTING = [
+  "ANTHROPIC_BASE_URL",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "ANTHROPIC_CUSTOM_HEADERS",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "CLAUDE_CODE_USE_BEDROCK",
+  "ANTHROPIC_BEDROCK_BASE_URL",
+  "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
+  "AWS_BEARER_TOKEN_BEDROCK",
+  "CLAUDE_CODE_USE_VERTEX",
+  "ANTHROPIC_VERTEX_BASE_URL",
+  "ANTHROPIC_VERTEX_PROJECT_ID",
+  "CLOUD_ML_REGION",
+  "CLAUDE_CODE_SKIP_VERTEX_AUTH",
+  "CLAUDE_CODE_USE_FOUNDRY",
+] as const;
+
+/** The headers as Claude Code's ANTHROPIC_CUSTOM_HEADERS takes them: `Name: value` lines. */
+function customHeaders(headers: Readonly<Record<string, string>>): EnvironmentOverlay {
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return lines.length ? { ANTHROPIC_CUSTOM_HEADERS: lines.join("\n") } : {};
+}
+
+/** What a Claude Code process is started with for a provider (claude/query.ts). */
+export interface ProviderLaunch {
+  /** Over the agent's environment: the routing, and the headers (secrets). */
+  env: EnvironmentOverlay;
+  /**
+   * The routing again, pinned in the flag settings layer: a settings file's `env` (say an
+   * ANTHROPIC_BASE_URL of the user's) would otherwise win over the environment, and send
+   * the provider's headers to another host. No secret: it is on the command line.
+   */
+  settingsEnv: Record<string, string>;
+}
+
+/**
+ * How Claude Code is started for a provider the client set, with the variables Claude
+ * Code's own provider settings use (its LLM gateway setup): an Anthropic-protocol gateway
+ * at ANTHROPIC_BASE_URL; Bedrock or Vertex at the client's endpoint. Headers make a
+ * gateway: it holds the credentials, so Claude Code skips its own (AWS's, Google's) and
+ * sends a placeholder token where it needs one. Without headers, Bedrock and Vertex use
+ * the machine's credentials, as Claude Code does. No provider: nothing changes.
+ */
+export function providerLaunch(config: ProviderConfig | undefined): ProviderLaunch | undefined {
+  if (!config) return undefined;
+  const gateway = Object.keys(config.headers).length > 0;
+  // Off and empty rather than removed: a settings file must not turn them back on.
+  const off = {
+    ANTHROPIC_BASE_URL: "",
+    ANTHROPIC_API_KEY: "",
+    CLAUDE_CODE_OAUTH_TOKEN: "",
+    CLAUDE_CODE_USE_BEDROCK: "0",
+    CLAUDE_CODE_USE_VERTEX: "0",
+    CLAUDE_CODE_USE_FOUNDRY: "0",
+  };
+  const routing: Record<string, string> = (() => {
+    switch (config.apiType) {
+      case "anthropic":
+        return {
+          ...off,
+          ANTHROPIC_BASE_URL: config.baseUrl,
+          ANTHROPIC_AUTH_TOKEN: GATEWAY_TOKEN,
+        };
+      case "bedrock":
+        return {
+          ...off,
+          CLAUDE_CODE_USE_BEDROCK: "1",
+          ANTHROPIC_BEDROCK_BASE_URL: config.baseUrl,
+          ...(config.region ? { AWS_REGION: config.region } : {}),
+          ...(gateway ? { CLAUDE_CODE_SKIP_BEDROCK_AUTH: "1" } : {}),
+        };
+      case "vertex":
+        return {
+          ...off,
+          CLAUDE_CODE_USE_VERTEX: "1",
+          ANTHROPIC_VERTEX_BASE_URL: config.baseUrl,
+          ...(config.projectId ? { ANTHROPIC_VERTEX_PROJECT_ID: config.projectId } : {}),
+          ...(config.region ? { CLOUD_ML_REGION: config.region } : {}),
+          ...(gateway ? { CLAUDE_CODE_SKIP_VERTEX_AUTH: "1" } : {}),
+        };
+    }
+  })();
+  const cleared: EnvironmentOverlay = Object.fromEntries(ROUTING.map((name) => [name, undefined]));
+  // Empty values are left out of the environment: there they are simply not set.
+  const set = Object.fromEntries(Object.entries(routing).filter(([, value]) => value !== ""));
+  return {
+    env: { ...cleared, ...set, ...customHeaders(config.headers) },
+    settingsEnv: routing,
+  };
+}
+
+/** A gateway's models as Claude Code's model list names models: what the picker offers. */
+export function gatewayModelInfos(models: readonly GatewayModel[]): ModelInfo[] {
+  return models.map(({ id, displayName }) => ({
+    value: id,
+    displayName,
+    description: `${id}, served by the gateway`,
+  }));
+}

@@ -1,0 +1,60 @@
+import { holdSecrets } from "../util/secrets.js";
+import {
+  API_TYPES,
+  environmentRouting,
+  PROVIDER_ID,
+  type ApiType,
+  type ProviderConfig,
+  type ProviderRouting,
+} from "./provider-config.js";
+import type { GatewayModel } from "./gateway-models.js";
+
+/** One provider of a listing (ACP's `ProviderInfo`). */
+export interface ProviderListing {
+  providerId: string;
+  supported: ApiType[];
+  required: boolean;
+  current: ProviderRouting;
+}
+
+/** What `set` keeps: the provider, and the models its gateway lists (if it lists any). */
+export interface ProviderChoice {
+  config: ProviderConfig;
+  models?: readonly GatewayModel[] | undefined;
+}
+
+/**
+ * The provider this agent's sessions use: the client's choice (`providers/set`, a gateway
+ * login) or, without one, what the agent's environment says. Held in memory only: its
+ * headers are secrets, kept out of every log line and error (util/secrets.ts).
+ */
+export class Providers {
+  private choice: ProviderChoice | undefined;
+
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  /** The client's provider, if it set one. */
+  get current(): ProviderChoice | undefined {
+    return this.choice;
+  }
+
+  list(): ProviderListing[] {
+    const routing = this.choice
+      ? { apiType: this.choice.config.apiType, baseUrl: this.choice.config.baseUrl }
+      : environmentRouting(this.env);
+    // Not required: `disable` returns to the environment's provider.
+    return [
+      { providerId: PROVIDER_ID, supported: [...API_TYPES], required: false, current: routing },
+    ];
+  }
+
+  set(choice: ProviderChoice): void {
+    this.choice = choice;
+    holdSecrets(Object.values(choice.config.headers));
+  }
+
+  /** Back to the environment's provider. */
+  disable(): void {
+    this.choice = undefined;
+  }
+}
