@@ -43,7 +43,7 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
   const tty = stdin.isTTY === true && stdout.isTTY === true;
   const answer = options.answer ?? (tty ? "interactive" : "reject");
   const output: Output = {
-    write: (text) => void stdout.write(text),
+    write: (text) => void (outputGone || stdout.write(text)),
     columns: () => (stdout.isTTY ? stdout.columns || 100 : 120),
     rows: () => (stdout.isTTY ? stdout.rows || 40 : 40),
   };
@@ -53,6 +53,16 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
   const quit = new Promise<number>((resolve) => {
     quitWith = resolve;
   });
+  // The terminal closed (EIO) or a pipe's reader left (EPIPE): nothing more can be shown, and
+  // an unhandled error would end the process before the agent is stopped. The client quits
+  // as on a hang-up; the listener stays, for what its caller writes after (the demo's end).
+  let outputGone = false;
+  const terminalGone = (): void => {
+    outputGone = true;
+    quitWith(129);
+  };
+  stdout.on("error", terminalGone);
+  stdin.on("error", terminalGone);
   let forced = false;
   const forceQuit = (): void => {
     forced = true;

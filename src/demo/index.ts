@@ -127,6 +127,8 @@ async function offline(args: DemoArgs, tty: boolean): Promise<number> {
   const style = createStyle(color);
   const answer = args.answer ?? (tty ? undefined : "allow-always");
   const sandbox = await createDemoSandbox();
+  // However the demo ends (its terminal closed, an error), the temporary project goes too.
+  if (!args.keep) process.on("exit", () => sandbox.removeNow());
   const api = await startScriptedApi(
     demoScenario({
       project: sandbox.project,

@@ -1,4 +1,5 @@
 // The demo's throwaway world: a temp HOME and Claude config dir, and a tiny project with a bug.
+import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,8 @@ export interface DemoSandbox {
   /** The session's working directory: the project. */
   project: string;
   remove(): Promise<void>;
+  /** For the process's exit, where nothing can be awaited. */
+  removeNow(): void;
 }
 
 export const MATH_JS = `// Arithmetic for the demo project.
@@ -57,6 +60,7 @@ export async function createDemoSandbox(): Promise<DemoSandbox> {
     configDir,
     project,
     remove: () => rm(root, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 }),
+    removeNow: () => rmSync(root, { recursive: true, force: true }),
   };
 }
 

@@ -1,7 +1,7 @@
 // The terminal client in a real terminal (tmux): keys in, the screen captured. The built
 // client (dist/client/index.js) runs the built agent, real Claude Code and a scripted model.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -146,6 +146,50 @@ describe("the client in a terminal", () => {
       expect(screen).toContain("[client exited 0]");
       expect(existsSync(join(cwd, "ran.txt"))).toBe(false);
       expect(existsSync(join(cwd, ".claude", "settings.local.json"))).toBe(false);
+    },
+  );
+});
+
+/** Processes whose environment holds `entry` (a run's own TMPDIR). */
+async function processesWith(entry: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir("/proc").catch(() => [])) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
+    if (environ.split("\0").includes(entry)) found.push(pid);
+  }
+  return found;
+}
+
+describe("the demo in a terminal that closes", () => {
+  it(
+    "closing the terminal mid-demo removes its temporary project and stops the agent and Claude Code",
+    { timeout: 90_000 },
+    async () => {
+      const tmp = await realpath(await mkdtemp(join(tmpdir(), "claude-agent-acp-demo-hup-")));
+      const tmux = new Tmux();
+      const env = [`PATH=${process.env.PATH ?? "/usr/bin:/bin"}`, `TMPDIR=${tmp}`];
+      const demo = ["env", "-i", ...env, "TERM=xterm-256color", "LANG=C.UTF-8"];
+      await tmux.start(
+        `${[...demo, process.execPath, join(REPO, "dist", "demo", "index.js")].map(quote).join(" ")}; sleep 600`,
+        { columns: 110, rows: 40 },
+        REPO,
+      );
+      try {
+        // The first permission box is open (the banner names the keys too).
+        const screen = await tmux.waitFor(/❯ 1\. /, 60_000);
+        const project = /Project: (\S+)/.exec(screen)?.[1];
+        expect(project?.startsWith(tmp)).toBe(true);
+        expect(existsSync(project!)).toBe(true);
+      } finally {
+        await tmux.kill(); // the terminal closes: SIGHUP
+      }
+      // Claude Code keeps its own files in TMPDIR (claude-<uid>/, cc-socks): the demo's go.
+      const demoDirs = async () =>
+        (await readdir(tmp)).filter((name) => name.startsWith("claude-agent-acp-demo-"));
+      await expect.poll(demoDirs, { timeout: 10_000 }).toEqual([]);
+      await expect.poll(() => processesWith(`TMPDIR=${tmp}`), { timeout: 10_000 }).toEqual([]);
+      await rm(tmp, { recursive: true, force: true });
     },
   );
 });
