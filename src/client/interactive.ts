@@ -219,7 +219,7 @@ export class InteractiveAnswerer implements Answerer {
       modal.print(permissionResultLines(decision, view));
     } finally {
       modal.close();
-      view.endRequest(call);
+      view.endRequest(call, decision?.outcome === "selected" && isReject(decision.option));
     }
     if (decision.outcome === "cancelled" && !signal.aborted) this.ctx.cancelTurn();
     return decision;

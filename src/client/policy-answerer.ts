@@ -49,7 +49,7 @@ export class PolicyAnswerer implements Answerer {
       };
     }
     view.requestBlock([...lines, ...permissionResultLines(decision, view)]);
-    view.endRequest(call);
+    view.endRequest(call, decision.outcome === "selected" && isReject(decision.option));
     if (decision.outcome === "cancelled" && !signal.aborted) this.ctx.cancelTurn();
     return Promise.resolve(decision);
   }

@@ -83,14 +83,22 @@ export function toolStatusLine(
   call: ToolCallState,
   ctx: RenderContext,
   withTitle = false,
-  interrupted = false,
+  ending?: "interrupted" | "rejected",
 ): string {
   const title = homeShort(oneLine(call.title), ctx.home) || "Tool call";
   const renamed = title !== homeShort(oneLine(call.printedTitle), ctx.home);
-  const word = interrupted ? "interrupted" : (STATUS_WORDS[call.status] ?? String(call.status));
-  const icon = interrupted ? ctx.style.yellow("⊘") : statusIcon(call.status, ctx.style);
+  const word =
+    ending === "rejected"
+      ? "rejected, not run"
+      : (ending ?? STATUS_WORDS[call.status] ?? String(call.status));
+  const icon =
+    ending === "interrupted" ? ctx.style.yellow("⊘") : statusIcon(call.status, ctx.style);
   const { dim } = ctx.style;
-  const exit = call.terminal?.exit ? ` ${dim("·")} ${exitText(call.terminal.exit, ctx)}` : "";
+  // A rejected command has no exit: it never started.
+  const exit =
+    call.terminal?.exit && ending !== "rejected"
+      ? ` ${dim("·")} ${exitText(call.terminal.exit, ctx)}`
+      : "";
   if (renamed) return `  ${dim("└")} ${icon} ${dim(`${word}:`)} ${title}${exit}`;
   if (withTitle) return `  ${dim("└")} ${icon} ${title}${dim(`: ${word}`)}${exit}`;
   return `  ${dim("└")} ${icon} ${dim(word)}${exit}`;

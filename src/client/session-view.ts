@@ -217,9 +217,11 @@ export class SessionView {
     for (const item of call?.content ?? []) call?.shown.add(contentKey(item));
   }
 
-  endRequest(call: ToolCallState | undefined): void {
+  /** The box about `call` closed; `rejected`: the user chose not to let it run. */
+  endRequest(call: ToolCallState | undefined, rejected = false): void {
     if (call) {
       call.asking = false;
+      if (rejected) call.rejected = true;
       this.lastCall = call.id; // the box was about this call: its next status needs no title
     }
     this.refreshActivity();
@@ -303,7 +305,8 @@ export class SessionView {
       if (isDescribed(call)) this.printHeader(call, true);
       return;
     }
-    if (call.terminal) this.terminalOutput(call);
+    // A rejected command never ran: its "output" is Claude Code's note to the model.
+    if (call.terminal && !call.rejected) this.terminalOutput(call);
     const exit = call.terminal?.exit;
     if (exit && !endedBefore && call.status === call.printedStatus && !isActive(call)) {
       // A background command ended after its tool call: its terminal's end on its own line.
@@ -369,13 +372,17 @@ export class SessionView {
    */
   private statusLines(call: ToolCallState, withTitle: boolean): void {
     const tag = `tool:${call.id}`;
-    const interrupted = this.interrupted && call.status === "failed";
-    // What the agent says then is its rejection text: the user knows why it stopped.
-    if (interrupted) for (const item of call.content) call.shown.add(contentKey(item));
-    const lines = [
-      toolStatusLine(call, this.ctx, withTitle, interrupted),
-      ...this.newContent(call),
-    ];
+    const ending =
+      call.status !== "failed"
+        ? undefined
+        : call.rejected
+          ? "rejected"
+          : this.interrupted
+            ? "interrupted"
+            : undefined;
+    // What the agent says then is its note to the model: the user knows why it stopped.
+    if (ending) for (const item of call.content) call.shown.add(contentKey(item));
+    const lines = [toolStatusLine(call, this.ctx, withTitle, ending), ...this.newContent(call)];
     if (lines.length === 1 && isActive(call)) this.screen.tagged(tag, lines);
     else this.screen.replace(tag, lines);
     this.lastCall = call.id;

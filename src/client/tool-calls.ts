@@ -48,6 +48,8 @@ export interface ToolCallState {
   asking: boolean;
   /** Its turn ended while it was still pending or running: no longer shown as active. */
   abandoned: boolean;
+  /** The user rejected it in a permission box: it did not run. */
+  rejected: boolean;
   /** Set when the agent shows the call as a terminal. */
   terminal: TerminalState | undefined;
 }
@@ -85,6 +87,7 @@ export class ToolCallStore {
         shown: new Set(),
         asking: false,
         abandoned: false,
+        rejected: false,
         terminal: undefined,
       };
       this.calls.set(update.toolCallId, state);

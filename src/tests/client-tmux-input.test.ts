@@ -239,6 +239,34 @@ describe("tool calls", () => {
   );
 });
 
+describe("a command the user rejects", () => {
+  it(
+    "shows that it did not run: no exit, and not Claude Code's note to the model as its output",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient(100, ["run"]);
+      await tmux.waitFor(/Esc to cancel/);
+      await tmux.keys("2");
+      await tmux.waitFor(/Feedback for Claude/);
+      await tmux.keys("Enter");
+      const screen = await tmux.waitFor(/\[client exited \d+\]/);
+      expect(screen).toContain("✗ rejected, not run");
+      expect(screen).not.toContain("exited ·");
+      expect(screen).not.toMatch(/· exited|failed/);
+      expect(screen).not.toContain("doesn't want to proceed");
+    },
+  );
+
+  it("a command the user allows shows its output and exit code", { timeout: 30_000 }, async () => {
+    const tmux = await startClient(100, ["run"]);
+    await tmux.waitFor(/Esc to cancel/);
+    await tmux.keys("1");
+    const screen = await tmux.waitFor(/\[client exited \d+\]/);
+    expect(screen).toContain("tests passed");
+    expect(screen).toMatch(/✓ completed · exit code 0/);
+  });
+});
+
 describe("boxes in a narrow or resized terminal", () => {
   it(
     "shows a 200-character rule label whole, wrapped, at 60 columns",

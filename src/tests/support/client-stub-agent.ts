@@ -7,6 +7,8 @@
 //            "slow5" after 5 s
 //   "tool" → a tool call that runs for half a second, then completes
 //   "long" → one long paragraph streamed a word every 60 ms (word1 … word40), then "The end."
+//   "run"  → a command shown as a terminal asks to run; rejected, it fails with Claude Code's
+//            note to the model as its output and an unknown exit, as the agent sends it
 //   else   → `You said: <the prompt as JSON>`
 import { Readable, Writable } from "node:stream";
 import { agent, methods, ndJsonStream } from "@agentclientprotocol/sdk";
@@ -67,6 +69,43 @@ const app = agent({ name: "client-stub" })
       await client.notify(methods.client.session.update, {
         sessionId,
         update: { sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed" },
+      });
+    } else if (text === "run") {
+      const call = (update: Record<string, unknown>) =>
+        client.notify(methods.client.session.update, {
+          sessionId,
+          update: { sessionUpdate: "tool_call_update", toolCallId: "t3", ...update },
+        });
+      await client.notify(methods.client.session.update, {
+        sessionId,
+        update: {
+          sessionUpdate: "tool_call",
+          toolCallId: "t3",
+          title: "npm test",
+          kind: "execute",
+          status: "pending",
+          content: [{ type: "terminal", terminalId: "t3" }],
+          _meta: { terminal_info: { terminal_id: "t3" } },
+        },
+      });
+      const answer = await client.request(methods.client.session.requestPermission, {
+        sessionId,
+        toolCall: { toolCallId: "t3" },
+        options: [
+          { optionId: "once", name: "Yes", kind: "allow_once" },
+          { optionId: "no", name: "No", kind: "reject_once" },
+        ],
+      });
+      const allowed = answer.outcome.outcome === "selected" && answer.outcome.optionId === "once";
+      const output = allowed
+        ? "tests passed\n"
+        : "The user doesn't want to proceed with this tool use. STOP what you are doing.";
+      await call({
+        status: allowed ? "completed" : "failed",
+        _meta: {
+          terminal_output: { terminal_id: "t3", data: output },
+          terminal_exit: { terminal_id: "t3", exit_code: allowed ? 0 : null, signal: null },
+        },
       });
     } else if (text === "long") {
       for (let i = 1; i <= 40; i++) {
