@@ -11,6 +11,7 @@ import type {
   ToolCallStatus,
 } from "@agentclientprotocol/sdk";
 import { diffLines, hunks, numberLines } from "./diff.js";
+import { markdownLines } from "./markdown.js";
 import { oneLine, sanitize, type Style } from "./style.js";
 import { wrapText } from "./wrap.js";
 import type { TerminalExit, TerminalState, ToolCallState } from "./tool-calls.js";
@@ -228,13 +229,19 @@ export function contentLines(
   items: readonly ToolCallContent[],
   ctx: RenderContext,
   locations: readonly ToolCallLocation[] = [],
+  markdown = false,
 ): string[] {
   const out: string[] = [];
   const diffsOf = new Map<string, number>();
   for (const item of items) {
     switch (item.type) {
       case "content":
-        out.push(...textLines(blockText(item.content), ctx));
+        // Markdown (a plan to approve) is rendered whole, as the reply is.
+        out.push(
+          ...(markdown && item.content.type === "text"
+            ? markdownLines(sanitize(item.content.text), ctx.style)
+            : textLines(blockText(item.content), ctx)),
+        );
         break;
       case "diff":
         {
@@ -264,6 +271,11 @@ export function contentLines(
     }
   }
   return out;
+}
+
+/** A mode switch's text is markdown: the plan ExitPlanMode asks to approve. */
+export function isMarkdown(call: Pick<ToolCallState, "kind">): boolean {
+  return call.kind === "switch_mode";
 }
 
 /** `_meta.permission` (extension v1): optional hints, used only when well-formed. */
@@ -310,7 +322,7 @@ export function permissionLines(
   const locations = call.locations.filter((l) => l.line != null || !diffPaths.has(l.path));
   for (const line of [
     ...locationLines(locations, ctx),
-    ...contentLines(call.content, ctx, call.locations),
+    ...contentLines(call.content, ctx, call.locations, isMarkdown(call)),
   ]) {
     lines.push(`${BAR}${line}`);
   }
@@ -331,7 +343,8 @@ export function optionLines(
   return labels.flatMap((option, index) => {
     const here = index === cursor;
     const lead = `${BAR}${here ? "❯" : " "} ${index + 1}. ${checked ? (checked[index] ? "[x] " : "[ ] ") : ""}`;
-    const indent = " ".repeat([...lead].length);
+    // A wrapped label stays inside the box: its rows keep the border.
+    const indent = BAR + " ".repeat([...lead].length - [...BAR].length);
     const label = oneLine(option.label);
     const detail = option.detail ? ` — ${oneLine(option.detail)}` : "";
     // Wrapped as plain text, then styled: the label's characters bold, the detail's dim.

@@ -10,6 +10,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import {
   contentLines,
+  isMarkdown,
   modeLine,
   outputLines,
   planLines,
@@ -335,15 +336,22 @@ export class SessionView {
     const terminal = call.terminal;
     if (!terminal) return;
     const ended = terminal.exit !== undefined;
-    const tag = `terminal:${call.id}`;
     if (this.screen.live) {
       const lines = outputLines(terminal, true);
       if (!lines.length) return;
       this.flush();
       const max = ended ? FINAL_TERMINAL_LINES : LIVE_TERMINAL_LINES;
       const shown = terminalLines(lines, terminal.dropped, this.ctx, max);
+      // The output and the status line under it are one region, redrawn as the output grows;
+      // once the command ended its last lines stay, and its final status line follows them.
+      const tag = `tool:${call.id}`;
+      const withTitle = this.lastCall !== call.id;
       this.screen.replace(tag, ended ? shown : []);
-      if (!ended) this.screen.tagged(tag, shown);
+      if (!ended) {
+        const status =
+          call.printedStatus === "pending" ? [] : [toolStatusLine(call, this.ctx, withTitle)];
+        this.screen.tagged(tag, [...shown, ...status]);
+      }
       this.lastCall = call.id;
       return;
     }
@@ -406,7 +414,9 @@ export class SessionView {
   private newContent(call: ToolCallState): string[] {
     const fresh = call.content.filter((item) => !call.shown.has(contentKey(item)));
     for (const item of fresh) call.shown.add(contentKey(item));
-    return contentLines(fresh, this.ctx, call.locations).map((line) => `    ${line}`);
+    return contentLines(fresh, this.ctx, call.locations, isMarkdown(call)).map(
+      (line) => `    ${line}`,
+    );
   }
 
   private refreshActivity(): void {

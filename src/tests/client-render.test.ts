@@ -131,8 +131,9 @@ describe("option lists", () => {
     const lines = optionLines([{ label }, { label: "No" }], 0, narrow);
     for (const line of lines) expect(visibleLength(line)).toBeLessThanOrEqual(40);
     expect(lines[0]).toMatch(/^│ ❯ 1\. Yes, and/);
-    expect(lines[1]).toMatch(/^ {7}\S/); // continuation rows hang under the label
-    const rows = lines.slice(0, -1).map((l, i) => (i === 0 ? l.slice(7) : l.trim()));
+    // Continuation rows hang under the label, inside the box's border.
+    expect(lines[1]).toMatch(/^│ {6}\S/);
+    const rows = lines.slice(0, -1).map((l, i) => (i === 0 ? l.slice(7) : l.slice(2).trim()));
     expect(rows.join(" ")).toBe(label);
     expect(lines.join("")).not.toContain("…");
   });

@@ -239,6 +239,35 @@ describe("tool calls", () => {
   );
 });
 
+describe("a command's live output", () => {
+  it(
+    "streams under the command, and leaves one status line once it ended: no stale running line",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient(100, ["stream"]);
+      const running = await tmux.waitFor(/step 2/);
+      expect(running).toContain("◐ running");
+      const screen = await tmux.waitFor(/\[client exited \d+\]/);
+      expect(screen).not.toContain("running");
+      expect(count(screen, "└")).toBe(1);
+      expect(screen).toMatch(/step 6\n\s*└ ✓ completed · exit code 0/);
+      expect(count(screen, "step 1")).toBe(1);
+    },
+  );
+});
+
+describe("a plan to approve", () => {
+  it("shows the plan rendered, without its markdown", { timeout: 30_000 }, async () => {
+    const tmux = await startClient(100, ["plan"]);
+    const screen = await tmux.waitFor(/Esc to cancel/);
+    expect(screen).toMatch(/│ Plan: Test negative numbers/);
+    expect(screen).toContain("Add assert.equal(add(-2, -3), -5) to test.js.");
+    expect(screen).not.toMatch(/# Plan|`|\*\*/);
+    await tmux.keys("1");
+    await tmux.waitFor(/Answered: yes/);
+  });
+});
+
 describe("a command the user rejects", () => {
   it(
     "shows that it did not run: no exit, and not Claude Code's note to the model as its output",
@@ -277,7 +306,14 @@ describe("boxes in a narrow or resized terminal", () => {
       const screen = await tmux.waitFor(/Esc to cancel/);
       expect(screen).not.toContain("…");
       const option = /│ {3}2\. ([\s\S]*?)\n│ {3}3\. No/.exec(screen)?.[1];
-      expect(option?.replace(/\s*\n\s*/g, " ")).toBe(LONG_RULE);
+      // Each wrapped row keeps the box's border.
+      expect(
+        option
+          ?.split("\n")
+          .slice(1)
+          .every((row) => row.startsWith("│ ")),
+      ).toBe(true);
+      expect(option?.replace(/\s*\n│\s*/g, " ")).toBe(LONG_RULE);
       await tmux.keys("2");
       await tmux.waitFor(/Answered: always/);
     },

@@ -7,6 +7,8 @@
 //            "slow5" after 5 s
 //   "tool" → a tool call that runs for half a second, then completes
 //   "long" → one long paragraph streamed a word every 60 ms (word1 … word40), then "The end."
+//   "stream" → a command shown as a terminal that prints a line every 150 ms, then exits 0
+//   "plan" → a plan to approve (ExitPlanMode's switch_mode call), its text markdown
 //   "run"  → a command shown as a terminal asks to run; rejected, it fails with Claude Code's
 //            note to the model as its output and an unknown exit, as the agent sends it
 //   else   → `You said: <the prompt as JSON>`
@@ -70,6 +72,58 @@ const app = agent({ name: "client-stub" })
         sessionId,
         update: { sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed" },
       });
+    } else if (text === "stream") {
+      const update = (fields: Record<string, unknown>) =>
+        client.notify(methods.client.session.update, {
+          sessionId,
+          update: { sessionUpdate: "tool_call_update", toolCallId: "t5", ...fields },
+        });
+      await client.notify(methods.client.session.update, {
+        sessionId,
+        update: {
+          sessionUpdate: "tool_call",
+          toolCallId: "t5",
+          title: "npm run build",
+          kind: "execute",
+          status: "in_progress",
+          content: [{ type: "terminal", terminalId: "t5" }],
+          _meta: { terminal_info: { terminal_id: "t5" } },
+        },
+      });
+      for (let i = 1; i <= 6; i++) {
+        await new Promise((r) => setTimeout(r, 150));
+        await update({ _meta: { terminal_output: { terminal_id: "t5", data: `step ${i}\n` } } });
+      }
+      await update({
+        status: "completed",
+        _meta: { terminal_exit: { terminal_id: "t5", exit_code: 0, signal: null } },
+      });
+      await send(say("Built."));
+    } else if (text === "plan") {
+      const answer = await client.request(methods.client.session.requestPermission, {
+        sessionId,
+        toolCall: {
+          toolCallId: "t4",
+          title: "Approve Plan",
+          kind: "switch_mode",
+          status: "pending",
+          content: [
+            {
+              type: "content",
+              content: {
+                type: "text",
+                text: "# Plan: Test negative numbers\n\n1. Add `assert.equal(add(-2, -3), -5)` to **test.js**.\n2. Run `npm test`.",
+              },
+            },
+          ],
+        },
+        options: [
+          { optionId: "yes", name: "Yes, manually approve edits", kind: "allow_once" },
+          { optionId: "no", name: "No, keep planning", kind: "reject_once" },
+        ],
+      });
+      const chosen = answer.outcome.outcome === "selected" ? answer.outcome.optionId : "none";
+      await send(say(`Answered: ${chosen}`));
     } else if (text === "run") {
       const call = (update: Record<string, unknown>) =>
         client.notify(methods.client.session.update, {
