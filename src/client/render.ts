@@ -377,10 +377,22 @@ const PLAN_MARKS: Record<PlanEntry["status"], string> = {
   completed: "☑",
 };
 
-export function planLines(entries: readonly PlanEntry[], ctx: RenderContext): string[] {
+/**
+ * The task list. `stopped`: its turn was interrupted or failed, so a task in progress is
+ * shown as stopped, not as still being worked on.
+ */
+export function planLines(
+  entries: readonly PlanEntry[],
+  ctx: RenderContext,
+  stopped = false,
+): string[] {
   const { style } = ctx;
   const lines = [`${style.magenta("◆")} ${style.bold("Tasks")}`];
   for (const entry of entries) {
+    if (stopped && entry.status === "in_progress") {
+      lines.push(`  ${style.yellow(`⊘ ${oneLine(entry.content)}`)} ${style.dim("(stopped)")}`);
+      continue;
+    }
     const mark = PLAN_MARKS[entry.status] ?? "☐";
     const text = `${mark} ${oneLine(entry.content)}`;
     lines.push(

@@ -50,6 +50,9 @@ export class SessionView {
   private open: { stream: Stream; messageId: string | undefined } | undefined;
   private pendingPlan: PlanEntry[] | undefined;
   private printedPlan = "";
+  /** The task list last shown, and whether it was shown as stopped. */
+  private shownPlan: readonly PlanEntry[] | undefined;
+  private shownStopped = false;
   private turnRunning = false;
   /** The agent's message text not shown yet (an unfinished markdown block). */
   private markdown = "";
@@ -142,7 +145,16 @@ export class SessionView {
   endTurn(result: { stopReason: StopReason } | { error: string }): void {
     this.turnRunning = false;
     for (const call of this.calls.all()) if (isActive(call)) call.abandoned = true;
-    this.flush();
+    // Interrupted or failed: the task in progress is not being worked on any more, and the
+    // task list says so (a list sent again next turn is shown again).
+    const stopped = "error" in result || result.stopReason === "cancelled";
+    this.flush(stopped || this.interrupted);
+    const working = this.shownPlan?.some((entry) => entry.status === "in_progress");
+    if (stopped && working && !this.shownStopped) {
+      this.screen.block(planLines(this.shownPlan!, this.ctx, true));
+      this.shownStopped = true;
+    }
+    if (stopped) this.printedPlan = "";
     const { style } = this;
     const line =
       "error" in result
@@ -228,8 +240,12 @@ export class SessionView {
     this.refreshActivity();
   }
 
-  /** Anything held back (a plan burst, an open text line) goes out now. */
-  flush(): void {
+  /**
+   * Anything held back (a plan burst, an open text line) goes out now; `stopped`: the turn
+   * was interrupted or failed (or the user is interrupting it), so a task list shows its
+   * task in progress as stopped.
+   */
+  flush(stopped = this.interrupted): void {
     if (this.open?.stream === "agent") {
       this.renderMarkdown(true);
       this.markdownShown = false;
@@ -244,7 +260,9 @@ export class SessionView {
     const key = JSON.stringify(entries);
     if (key === this.printedPlan) return;
     this.printedPlan = key;
-    this.screen.block(planLines(entries, this.ctx));
+    this.shownPlan = entries;
+    this.shownStopped = stopped;
+    this.screen.block(planLines(entries, this.ctx, stopped));
     this.lastCall = undefined;
   }
 

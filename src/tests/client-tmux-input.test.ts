@@ -239,6 +239,24 @@ describe("tool calls", () => {
   );
 });
 
+describe("the task list of an interrupted turn", () => {
+  it(
+    "shows the task in progress as stopped once Esc ended the turn",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient();
+      await slowTurn(tmux, "tasks");
+      await tmux.keys("Escape");
+      const screen = await tmux.waitFor(/Turn ended \(cancelled\)/);
+      const after = screen.slice(screen.lastIndexOf("◆ Tasks"));
+      expect(after).toMatch(/⊘ Fixing add\(\) \(stopped\)/);
+      expect(after).not.toContain("◐");
+      expect(after.indexOf("(stopped)")).toBeLessThan(after.indexOf("Turn ended"));
+      expect(count(screen, "◆ Tasks")).toBe(1); // the list held back is shown once, stopped
+    },
+  );
+});
+
 describe("a command's live output", () => {
   it(
     "streams under the command, and leaves one status line once it ended: no stale running line",

@@ -4,7 +4,7 @@
 //            label
 //   "md"   → a markdown reply (heading, bold, a fenced block)
 //   "slow" → replies after 2 s (time to type ahead); session/cancel ends it at once;
-//            "slow5" after 5 s
+//            "slow5" after 5 s; "tasks" sends a task list with one in progress, then 5 s
 //   "tool" → a tool call that runs for half a second, then completes
 //   "long" → one long paragraph streamed a word every 60 ms (word1 … word40), then "The end."
 //   "stream" → a command shown as a terminal that prints a line every 150 ms, then exits 0
@@ -167,9 +167,22 @@ const app = agent({ name: "client-stub" })
         await new Promise((r) => setTimeout(r, 60));
       }
       await send(say("\n\nThe end."));
-    } else if (text === "slow" || text === "slow5") {
+    } else if (text === "slow" || text === "slow5" || text === "tasks") {
+      if (text === "tasks") {
+        await client.notify(methods.client.session.update, {
+          sessionId,
+          update: {
+            sessionUpdate: "plan",
+            entries: [
+              { content: "Find the bug in add()", status: "completed", priority: "medium" },
+              { content: "Fixing add()", status: "in_progress", priority: "medium" },
+              { content: "Run the tests", status: "pending", priority: "medium" },
+            ],
+          },
+        });
+      }
       const cancelled = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), text === "slow5" ? 5_000 : 2_000);
+        const timer = setTimeout(() => resolve(false), text === "slow" ? 2_000 : 5_000);
         cancel = () => {
           clearTimeout(timer);
           resolve(true);
