@@ -1,6 +1,6 @@
 // The one writer to the terminal: whole lines, streamed text, a spinner line, and modal
 // requests that hold back other output while the user answers.
-import { truncate, visibleLength } from "./style.js";
+import { truncate, truncateWords, visibleLength } from "./style.js";
 import { Scrollback } from "./scrollback.js";
 import { rowsAt, wrapLines } from "./wrap.js";
 
@@ -245,14 +245,10 @@ export class Screen {
     if (!this.spinner || this.held || !this.atLineStart) return;
     if (this.activity === undefined && this.preview.length === 0) return;
     const room = Math.max(10, this.width - 1);
-    const elapsed =
-      this.since === undefined
-        ? ""
-        : ` (${Math.floor((Date.now() - this.since) / 1000)}s · esc to interrupt)`;
     const status =
       this.activity === undefined
         ? []
-        : [`\x1b[2m${truncate(`${FRAMES[this.frame]} ${this.activity}${elapsed}`, room)}\x1b[22m`];
+        : [`\x1b[2m${statusText(FRAMES[this.frame]!, this.activity, this.since, room)}\x1b[22m`];
     // Statuses, not labels: each cut to one row so they can be redrawn in place.
     const rows = [
       ...this.preview.map((row) => truncate(row, room)),
@@ -276,4 +272,25 @@ export class Screen {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
+}
+
+/**
+ * The status line: what goes on, cut after a whole word where the row is short, then the
+ * time since `since` and that Esc interrupts, kept whole (only "esc to interrupt" goes when
+ * even the time alone barely fits).
+ */
+export function statusText(
+  frame: string,
+  activity: string,
+  since: number | undefined,
+  room: number,
+): string {
+  if (since === undefined) return truncateWords(`${frame} ${activity}`, room);
+  const seconds = `${Math.floor((Date.now() - since) / 1000)}s`;
+  for (const elapsed of [` (${seconds} · esc to interrupt)`, ` (${seconds})`]) {
+    const left = room - [...elapsed].length;
+    if (left >= [...frame].length + 6)
+      return `${truncateWords(`${frame} ${activity}`, left)}${elapsed}`;
+  }
+  return truncateWords(`${frame} ${activity}`, room);
 }

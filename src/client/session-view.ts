@@ -60,6 +60,8 @@ export class SessionView {
   private markdownShown = false;
   /** When the running turn started (the status line shows the time since). */
   private turnStarted = 0;
+  /** When the open permission box or question was opened. */
+  private askedAt: number | undefined;
   /** The user interrupted the running turn: calls that fail now were stopped by them. */
   private interrupted = false;
   /** The tool call whose lines were printed last: its status lines need no title. */
@@ -220,6 +222,7 @@ export class SessionView {
     const call = this.calls.merge(toolCall);
     if (!call.printed) this.printHeader(call, false);
     call.asking = true;
+    this.askedAt ??= Date.now();
     this.refreshActivity();
     return call;
   }
@@ -232,6 +235,9 @@ export class SessionView {
 
   /** The box about `call` closed; `rejected`: the user chose not to let it run. */
   endRequest(call: ToolCallState | undefined, rejected = false): void {
+    // The turn's timer counts Claude's work: the time the box waited for the user is left out.
+    if (this.askedAt !== undefined) this.turnStarted += Date.now() - this.askedAt;
+    this.askedAt = undefined;
     if (call) {
       call.asking = false;
       if (rejected) call.rejected = true;

@@ -67,6 +67,16 @@ export function visibleLength(text: string): number {
 }
 
 /** Cuts a plain (unstyled) string to `width` code points, marking the cut with "…". */
+/** `text` cut to `width` columns after its last whole word that fits, with "…". */
+export function truncateWords(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  const head = chars.slice(0, Math.max(0, width - 1)).join("");
+  const space = head.lastIndexOf(" ");
+  // A single word longer than the room is cut where it must be.
+  return `${(space > 0 ? head.slice(0, space) : head).trimEnd()}…`;
+}
+
 export function truncate(text: string, width: number): string {
   const chars = [...text];
   if (chars.length <= width) return text;

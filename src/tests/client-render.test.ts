@@ -1,5 +1,5 @@
 // The terminal client's rendering pieces: diffs, option lists, permission boxes, safety.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { diffLines, hunks } from "../client/diff.js";
 import {
   contentLines,
@@ -17,7 +17,8 @@ import { ToolCallStore } from "../client/tool-calls.js";
 import { finishedLength, markdownLines } from "../client/markdown.js";
 import { wrapLine } from "../client/wrap.js";
 import { Scrollback } from "../client/scrollback.js";
-import { Screen } from "../client/screen.js";
+import { Screen, statusText } from "../client/screen.js";
+import { SessionView } from "../client/session-view.js";
 
 const plain: RenderContext = { style: createStyle(false), cwd: "/home/user/project", width: 100 };
 const colour: RenderContext = { ...plain, style: createStyle(true) };
@@ -306,5 +307,38 @@ describe("markdown from the agent", () => {
     expect(finishedLength("# A\n\npara")).toBe(5);
     expect(finishedLength("```\na\n\nb")).toBe(0);
     expect(finishedLength("no end yet")).toBe(0);
+  });
+});
+
+describe("the status line while Claude works", () => {
+  it("is cut after a whole word where the row is short, and keeps the time and Esc whole", () => {
+    const since = Date.now() - 12_000;
+    const text = statusText("⠋", "Running the project's whole test suite — running", since, 50);
+    expect(text).toBe("⠋ Running the project's…" + " (12s · esc to interrupt)");
+    expect([...text].length).toBeLessThanOrEqual(50);
+    // Narrower: the time stays, "esc to interrupt" goes.
+    expect(statusText("⠋", "Running the tests", since, 24)).toBe("⠋ Running the… (12s)");
+  });
+
+  it("does not count the time a permission box waited for the user", () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    try {
+      let out = "";
+      const screen = new Screen({ write: (t) => void (out += t), columns: () => 100 }, true);
+      const view = new SessionView(screen, createStyle(false), "/p");
+      view.startTurn("go");
+      vi.advanceTimersByTime(3_000);
+      const call = view.beginRequest({ toolCallId: "t1", title: "npm test", status: "pending" });
+      vi.advanceTimersByTime(60_000); // the user thinks a minute
+      view.endRequest(call);
+      vi.advanceTimersByTime(2_000); // the spinner redraws as it turns
+      // 3 s before the box and 2 s after: 5 s, not 65.
+      expect(out.slice(out.lastIndexOf("starting ("))).toMatch(
+        /^starting \(5s · esc to interrupt\)/,
+      );
+      screen.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

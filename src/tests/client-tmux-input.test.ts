@@ -239,6 +239,17 @@ describe("tool calls", () => {
   );
 });
 
+describe("the status line in a narrow terminal", () => {
+  it("keeps its words and its timer whole: no word is cut", { timeout: 30_000 }, async () => {
+    const tmux = await startClient(30);
+    await tmux.keys("-l", "slow5");
+    await tmux.keys("Enter");
+    const screen = await tmux.waitFor(/Working… \(\ds\)/);
+    expect(screen).not.toMatch(/esc to i\S*…|\(\ds ·/);
+    await tmux.keys("Escape");
+  });
+});
+
 describe("the task list of an interrupted turn", () => {
   it(
     "shows the task in progress as stopped once Esc ended the turn",
