@@ -49,6 +49,8 @@ export class SessionView {
   private currentMode: string | undefined;
   private open: { stream: Stream; messageId: string | undefined } | undefined;
   private pendingPlan: PlanEntry[] | undefined;
+  /** A mode change's line, held like a task list while a turn runs. */
+  private pendingMode: string | undefined;
   private printedPlan = "";
   /** The task list last shown, and whether it was shown as stopped. */
   private shownPlan: readonly PlanEntry[] | undefined;
@@ -195,11 +197,12 @@ export class SessionView {
         if (!this.turnRunning) this.flush();
         break;
       case "current_mode_update":
-        this.flush();
         if (update.currentModeId !== this.currentMode) {
           this.currentMode = update.currentModeId;
-          this.screen.block([modeLine(update.currentModeId, this.modes, this.ctx)]);
-          this.lastCall = undefined;
+          // Like a task list, held while a turn runs: printed now, it would stand between a
+          // call and its status (the mode an answer in its permission box switched to).
+          this.pendingMode = modeLine(update.currentModeId, this.modes, this.ctx);
+          if (!this.turnRunning) this.flush();
         }
         break;
       case "session_info_update":
@@ -246,12 +249,8 @@ export class SessionView {
     this.refreshActivity();
   }
 
-  /**
-   * Anything held back (a plan burst, an open text line) goes out now; `stopped`: the turn
-   * was interrupted or failed (or the user is interrupting it), so a task list shows its
-   * task in progress as stopped.
-   */
-  flush(stopped = this.interrupted): void {
+  /** An open text line (the agent's unfinished block: all of it) ends here. */
+  private endText(): void {
     if (this.open?.stream === "agent") {
       this.renderMarkdown(true);
       this.markdownShown = false;
@@ -259,6 +258,21 @@ export class SessionView {
     if (this.open) {
       this.screen.endLine();
       this.open = undefined;
+    }
+  }
+
+  /**
+   * Anything held back (a plan burst, an open text line) goes out now; `stopped`: the turn
+   * was interrupted or failed (or the user is interrupting it), so a task list shows its
+   * task in progress as stopped.
+   */
+  flush(stopped = this.interrupted): void {
+    this.endText();
+    const mode = this.pendingMode;
+    this.pendingMode = undefined;
+    if (mode) {
+      this.screen.block([mode]);
+      this.lastCall = undefined;
     }
     const entries = this.pendingPlan;
     this.pendingPlan = undefined;
@@ -338,14 +352,16 @@ export class SessionView {
       this.callLines(call, [terminalEndLine(exit, this.ctx)]);
       return;
     }
+    // Lines under a call end an open text line, but a task list held back waits: printed
+    // now, it would stand between the call and its status.
     if (call.status !== call.printedStatus) {
-      this.flush();
+      this.endText();
       call.printedStatus = call.status;
       this.statusLines(call, this.lastCall !== call.id);
     } else if (call.status !== "pending") {
       const fresh = this.newContent(call);
       if (fresh.length) {
-        this.flush();
+        this.endText();
         this.callLines(call, [toolStatusLine(call, this.ctx, this.lastCall !== call.id), ...fresh]);
       }
     }
@@ -363,7 +379,7 @@ export class SessionView {
     if (this.screen.live) {
       const lines = outputLines(terminal, true);
       if (!lines.length) return;
-      this.flush();
+      this.endText();
       const max = ended ? FINAL_TERMINAL_LINES : LIVE_TERMINAL_LINES;
       const shown = terminalLines(lines, terminal.dropped, this.ctx, max);
       // The output and the status line under it are one region, redrawn as the output grows;
@@ -388,7 +404,7 @@ export class SessionView {
     const shown = terminalLines(fresh, 0, this.ctx, Infinity);
     if (more) shown.push(...terminalLines(["… more output not shown"], 0, this.ctx, 1));
     if (!shown.length) return;
-    this.flush();
+    this.endText();
     this.callLines(call, shown);
   }
 

@@ -81,6 +81,10 @@ describe("npm run demo, answered by policy", () => {
       expect(out).toContain("◆ Tasks");
       expect(out).toContain("└ ✓ completed");
       expect(out).toContain("■ Turn ended (end_turn)");
+      // A call's status follows the call: no task list or mode line held back in between.
+      expect(out).toContain("● Read math.js\n  ↳ math.js:1\n  └ ✓ completed\n");
+      expect(out).not.toMatch(/◆ Tasks\n(?: {2}[☐◐☑].*\n)+ {2}└/);
+      expect(out).not.toMatch(/◆ Mode: .*\n {2}└/);
       // The effects, on disk and in the demo's summary.
       expect(await readFile(join(project, "math.js"), "utf8")).toContain("return a + b;");
       const settings = await readFile(join(project, ".claude", "settings.local.json"), "utf8");
