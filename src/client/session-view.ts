@@ -101,7 +101,10 @@ export class SessionView {
 
   /** Prints a line of our own (not from the agent). */
   note(text: string): void {
-    this.flush();
+    // Mid-reply, the note goes above the block being written, which stays whole: printed
+    // now, its first words would stand before the note and the rest after it.
+    if (this.open?.stream === "agent") this.flushHeld();
+    else this.flush();
     this.screen.lines([this.style.dim(text)]);
     this.lastCall = undefined;
   }
@@ -268,6 +271,11 @@ export class SessionView {
    */
   flush(stopped = this.interrupted): void {
     this.endText();
+    this.flushHeld(stopped);
+  }
+
+  /** What a turn held back (a mode line, a task list) goes out now. */
+  private flushHeld(stopped = this.interrupted): void {
     const mode = this.pendingMode;
     this.pendingMode = undefined;
     if (mode) {

@@ -183,6 +183,27 @@ describe("a long reply", () => {
   );
 });
 
+describe("a steer sent mid-reply", () => {
+  it(
+    "is noted above the paragraph being written, which stays whole: no word split around it",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient(60, [], ["env", "STUB_STEERING=1", ...STUB_AGENT]);
+      await tmux.waitFor(/Enter to send/);
+      await tmux.keys("-l", "long");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/word5 /);
+      await tmux.keys("-l", "hurry up");
+      await tmux.keys("Enter");
+      const done = await tmux.waitFor(/The end\./);
+      expect(done).toContain("› hurry up (sent to the running turn)");
+      const paragraph = done.slice(done.indexOf("word1 "), done.indexOf("word40") + 6);
+      expect(paragraph).not.toContain("›");
+      expect(paragraph.split(/\s+/)).toEqual(Array.from({ length: 40 }, (_, i) => `word${i + 1}`));
+    },
+  );
+});
+
 describe("an agent that never answers initialize", () => {
   it(
     "the client says at once that it is starting the agent, and Ctrl-C, Esc or Ctrl-D quits",

@@ -27,13 +27,20 @@ const say = (text: string) =>
 /** Ends the running "slow" prompt. */
 let cancel: (() => void) | undefined;
 
+/** STUB_STEERING=1: the stub takes steers (`_session/steering`), each one "injected". */
+const steering = process.env.STUB_STEERING === "1";
+
 const app = agent({ name: "client-stub" })
   .onRequest(methods.agent.initialize, () => ({
     protocolVersion: 1,
     agentCapabilities: {},
     authMethods: [],
     agentInfo: { name: "client-stub", version: "1.0.0" },
+    ...(steering ? { _meta: { steering: { supported: true } } } : {}),
   }))
+  .onRequest("_session/steering", { parse: (params: unknown) => params }, () =>
+    steering ? { outcome: "injected" } : Promise.reject(new Error("no steering here")),
+  )
   .onRequest(methods.agent.session.new, () => ({ sessionId: "s1" }))
   .onNotification(methods.agent.session.cancel, () => cancel?.())
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
