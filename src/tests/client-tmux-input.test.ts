@@ -183,6 +183,28 @@ describe("a long reply", () => {
   );
 });
 
+describe("a resize while a reply streams", () => {
+  it(
+    "leaves the reply once, whole, and one prompt: nothing of the preview stays behind",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient(90);
+      await tmux.keys("-l", "long");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/word8 /);
+      await tmux.resize(50, 30);
+      await tmux.waitFor(/word20 /);
+      await tmux.resize(70, 30);
+      const done = await tmux.waitFor(/The end\.[\s\S]*Enter to send/);
+      for (const word of ["word1", "word8", "word20", "word40"]) {
+        expect(done.match(new RegExp(`\\b${word}\\b`, "g"))).toHaveLength(1);
+      }
+      expect(count(done, "The end.")).toBe(1);
+      expect(count(done, "› long")).toBe(1);
+    },
+  );
+});
+
 describe("a steer sent mid-reply", () => {
   it(
     "is noted above the paragraph being written, which stays whole: no word split around it",
