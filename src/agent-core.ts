@@ -130,6 +130,12 @@ export class AgentCore {
     return config && `${config.apiType} ${config.baseUrl}`;
   }
 
+  /** The models the provider's gateway lists, as the picker offers them. */
+  private providerModels() {
+    const models = this.providers.current?.models;
+    return models ? gatewayModelInfos(models) : undefined;
+  }
+
   /** How Claude Code starts for the provider the client set (none: as the agent's env says). */
   private provider() {
     return providerLaunch(this.providers.current?.config);
@@ -195,9 +201,7 @@ export class AgentCore {
       models: await this.models.lookup(executable, this.providerKey()),
       setup: { ...setup, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
       provider: this.provider(),
-      ...(this.providers.current?.models
-        ? { providerModels: gatewayModelInfos(this.providers.current.models) }
-        : {}),
+      providerModels: this.providerModels(),
       ...(options.conversations?.length
         ? { resume: options.conversations.at(-1), earlier: options.conversations.slice(0, -1) }
         : {}),
@@ -483,7 +487,8 @@ export class AgentCore {
     const changed = this.providerChange.then(async () => {
       await change();
       const provider = this.provider();
-      for (const session of this.sessions.all()) session.reroute(provider);
+      const models = this.providerModels();
+      for (const session of this.sessions.all()) session.reroute(provider, models);
       // A spare started for the old provider would serve no session now.
       this.warmUp();
     });

@@ -278,6 +278,25 @@ export class SessionConfiguration {
     await this.publish.optionsChanged(this.options());
   }
 
+  /**
+   * The provider changed: `models` are offered from now on (its gateway's, or Claude
+   * Code's). A model the client chose that the new list does not offer goes back to the
+   * model Claude Code runs by itself: the new provider may not serve it.
+   */
+  async offerModels(models: readonly ModelInfo[]): Promise<void> {
+    const options = JSON.stringify(this.options());
+    this.models = models;
+    this.modelsKnown = models.length > 0;
+    this.ownModel = this.shownModel(this.init.ownModel);
+    if (!models.some((model) => model.value === this.state.model)) {
+      this.state.model = this.ownModel;
+      this.chosen.delete("model");
+    }
+    if (JSON.stringify(this.options()) !== options) {
+      await this.publish.optionsChanged(this.options());
+    }
+  }
+
   /** After a turn: asks Claude Code which model it runs, and follows it (`modelReported`). */
   async followModel(claude: { currentModel(): Promise<string> }): Promise<void> {
     try {

@@ -135,8 +135,9 @@ export class Session {
   private startFailure: ClaudeStartError | undefined;
   private claudeCapabilities: readonly string[] = [];
   private readonly idle: IdleClose;
-  /** The provider the next process is started for. */
+  /** The provider the next process is started for, and the models its gateway serves. */
   private provider: ProviderLaunch | undefined;
+  private providerModels: readonly ModelInfo[] | undefined;
   /** The provider changed since the process started: the next turn starts a new one. */
   private rerouted = false;
   private readonly titles: TitleWatcher;
@@ -182,6 +183,7 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.idle = new IdleClose(options.idleTimeoutMs, () => this.closeIfIdle());
     this.provider = options.provider;
+    this.providerModels = options.providerModels;
     this.sessionId = options.id;
     this.cwd = options.cwd;
     this.subagents = new Subagents({
@@ -310,7 +312,7 @@ export class Session {
       {
         settings,
         env,
-        models: this.options.providerModels ?? this.options.models.known,
+        models: this.providerModels ?? this.options.models.known,
         booleanOptions: !!client.capabilities.session?.configOptions?.boolean,
         ...(setup.effort ? { effort: setup.effort } : {}),
         ...(setup.model ? { model: setup.model } : {}),
@@ -349,7 +351,7 @@ export class Session {
     if (this.closed || this.query !== query) return;
     this.initialization = initialization;
     this.options.models.remember(initialization.models);
-    const models = this.options.providerModels ?? initialization.models;
+    const models = this.providerModels ?? initialization.models;
     await this.send(() =>
       this.requireConfiguration().adopt(models, this.wantedMode(), (m) =>
         query.setPermissionMode(m),
@@ -541,10 +543,14 @@ export class Session {
    * that waits for it starts on a new one, resuming the conversation. Background work (a
    * command, a subagent) keeps the old process until it ends, as it would die with it.
    */
-  reroute(provider: ProviderLaunch | undefined): void {
+  reroute(provider: ProviderLaunch | undefined, models: readonly ModelInfo[] | undefined): void {
     this.provider = provider;
     this.rerouted = true;
     if (!this.turns.busy) this.restartIfRerouted();
+    // The picker offers the new provider's models (a gateway's), else Claude Code's.
+    this.providerModels = models;
+    const offered = models ?? this.initialization?.models ?? this.options.models.known;
+    void this.send(async () => this.configuration?.offerModels(offered));
   }
 
   private restartIfRerouted(): void {

@@ -26,8 +26,14 @@ const GATEWAY = {
   headers: { "x-gateway-key": SECRET },
 };
 
-async function setup(options: { env?: NodeJS.ProcessEnv; auth?: Record<string, unknown> } = {}) {
-  const claude = fakeClaude();
+async function setup(
+  options: {
+    env?: NodeJS.ProcessEnv;
+    auth?: Record<string, unknown>;
+    models?: Array<{ value: string; displayName: string; description: string }>;
+  } = {},
+) {
+  const claude = fakeClaude(options.models ? { models: options.models } : {});
   const harness = await connectInProcess({
     startQuery: claude.startQuery,
     env: isolatedEnv({ ANTHROPIC_API_KEY: "sk-agent-own", ...options.env }),
@@ -229,6 +235,49 @@ describe("models from the gateway", () => {
     const session = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
     const values = modelOption(session.configOptions)?.options.map((o) => o.value);
     expect(values).toContain("corp-sonnet");
+  });
+
+  it("an open session's picker follows the provider: the gateway's models, then Claude Code's again", async () => {
+    const baseUrl = await gateway((url) =>
+      url.startsWith("/v1/models")
+        ? [200, { data: [{ id: "corp-sonnet", display_name: "Corp Sonnet" }], has_more: false }]
+        : [404, {}],
+    );
+    const claudeModels = [
+      { value: "default", displayName: "Default", description: "Claude Code's default" },
+      { value: "claude-opus-4-5", displayName: "Opus", description: "Opus" },
+    ];
+    const harness = await setup({ models: claudeModels });
+    const { agent, cwd, updates } = harness;
+    const { sessionId } = await harness.newStartedSession(cwd);
+    const latestModels = () => {
+      const update = updates
+        .filter((n) => n.sessionId === sessionId)
+        .map((n) => n.update)
+        .filter((u) => u.sessionUpdate === "config_option_update")
+        .at(-1);
+      const option =
+        update && "configOptions" in update ? modelOption(update.configOptions) : undefined;
+      return {
+        values: option?.options.map((o) => o.value) ?? [],
+        current: (option as { currentValue?: string } | undefined)?.currentValue,
+      };
+    };
+
+    await request(agent, "providers/set", { ...GATEWAY, baseUrl });
+    await expect.poll(() => latestModels().values).toContain("corp-sonnet");
+    expect(latestModels().values).not.toContain("claude-opus-4-5");
+    await agent.request(methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "model",
+      value: "corp-sonnet",
+    });
+
+    await request(agent, "providers/disable", { providerId: "main" });
+    await expect.poll(() => latestModels().values).toContain("claude-opus-4-5");
+    // The gateway's model is not served by the provider the session is back on.
+    expect(latestModels().values).not.toContain("corp-sonnet");
+    expect(latestModels().current).not.toBe("corp-sonnet");
   });
 
   it("keeps Claude Code's list when the gateway lists none", async () => {
