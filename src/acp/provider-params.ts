@@ -2,6 +2,7 @@ import { z } from "zod";
 import { echoed, InvalidParamsError } from "../errors.js";
 import {
   API_TYPES,
+  BEARER,
   isApiType,
   PROVIDER_ID,
   type ProviderConfig,
@@ -125,6 +126,14 @@ export function providerConfigOf(params: z.infer<typeof setShape>): ProviderConf
   }
   const baseUrl = checkBaseUrl(params.baseUrl);
   const headers = checkHeaders(params.headers);
+  const authorization = Object.entries(headers).find(
+    ([name]) => name.toLowerCase() === "authorization",
+  );
+  if (apiType === "anthropic" && authorization && !BEARER.test(authorization[1])) {
+    throw new InvalidParamsError(
+      'Claude Code sends Authorization as a bearer token: give it as "Bearer <token>", or the key as x-api-key.',
+    );
+  }
   const parsed = claudeCodeMeta.safeParse(params._meta?.claudeCode ?? {});
   const claudeCode = parsed.success ? parsed.data : {};
   if (apiType === "vertex") {

@@ -1,5 +1,5 @@
 import type { GatewayModel } from "../providers/gateway-models.js";
-import { GATEWAY_TOKEN, type ProviderConfig } from "../providers/provider-config.js";
+import { BEARER, GATEWAY_TOKEN, type ProviderConfig } from "../providers/provider-config.js";
 import type { ModelInfo } from "./types.js";
 
 /** Claude Code's environment entries; `undefined` removes one the agent's environment has. */
@@ -58,7 +58,7 @@ export function providerLaunch(config: ProviderConfig | undefined): ProviderLaun
   if (!config) return undefined;
   const gateway = Object.keys(config.headers).length > 0;
   // Off and empty rather than removed: a settings file must not turn them back on.
-  const off = {
+  const off: Record<string, string> = {
     ANTHROPIC_BASE_URL: "",
     ANTHROPIC_API_KEY: "",
     CLAUDE_CODE_OAUTH_TOKEN: "",
@@ -66,14 +66,20 @@ export function providerLaunch(config: ProviderConfig | undefined): ProviderLaun
     CLAUDE_CODE_USE_VERTEX: "0",
     CLAUDE_CODE_USE_FOUNDRY: "0",
   };
+  const credentials =
+    config.apiType === "anthropic" ? anthropicCredentials(config.headers) : undefined;
   const routing: Record<string, string> = (() => {
     switch (config.apiType) {
-      case "anthropic":
-        return {
+      case "anthropic": {
+        const pinned: Record<string, string> = {
           ...off,
           ANTHROPIC_BASE_URL: config.baseUrl,
-          ANTHROPIC_AUTH_TOKEN: GATEWAY_TOKEN,
+          ...credentials!.pins,
         };
+        // The gateway's own credentials are secrets: in the environment only, never pinned.
+        for (const name of Object.keys(credentials!.env)) delete pinned[name];
+        return pinned;
+      }
       case "bedrock":
         return {
           ...off,
@@ -97,9 +103,43 @@ export function providerLaunch(config: ProviderConfig | undefined): ProviderLaun
   // Empty values are left out of the environment: there they are simply not set.
   const set = Object.fromEntries(Object.entries(routing).filter(([, value]) => value !== ""));
   return {
-    env: { ...cleared, ...set, ...customHeaders(config.headers) },
+    env: {
+      ...cleared,
+      ...set,
+      ...credentials?.env,
+      ...customHeaders(credentials?.headers ?? config.headers),
+    },
     settingsEnv: routing,
   };
+}
+
+/**
+ * Claude Code sends its own credentials in `Authorization` (ANTHROPIC_AUTH_TOKEN, as a
+ * bearer token) and `x-api-key` (ANTHROPIC_API_KEY), over any custom header of those names:
+ * a gateway's are given to it there, the rest as custom headers. Without either, a
+ * placeholder token, so that Claude Code starts without the user's own login. `pins` go
+ * in the flag settings (no secret there): the placeholder, and an empty value for what the
+ * gateway does not use, so a settings file cannot add the user's own key.
+ */
+function anthropicCredentials(headers: Readonly<Record<string, string>>): {
+  env: Record<string, string>;
+  pins: Record<string, string>;
+  headers: Record<string, string>;
+} {
+  const env: Record<string, string> = {};
+  const rest: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const bearer = BEARER.exec(value);
+    if (name.toLowerCase() === "authorization" && bearer) env.ANTHROPIC_AUTH_TOKEN = bearer[1]!;
+    else if (name.toLowerCase() === "x-api-key") env.ANTHROPIC_API_KEY = value;
+    else rest[name] = value;
+  }
+  const pins: Record<string, string> = {};
+  if (!env.ANTHROPIC_API_KEY) pins.ANTHROPIC_API_KEY = "";
+  if (!env.ANTHROPIC_AUTH_TOKEN) {
+    pins.ANTHROPIC_AUTH_TOKEN = env.ANTHROPIC_API_KEY ? "" : GATEWAY_TOKEN;
+  }
+  return { env, pins, headers: rest };
 }
 
 /** A gateway's models as Claude Code's model list names models: what the picker offers. */

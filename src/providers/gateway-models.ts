@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { log } from "../logger.js";
-import { GATEWAY_TOKEN, type ProviderConfig } from "./provider-config.js";
+import { GATEWAY_TOKEN, hasCredentials, type ProviderConfig } from "./provider-config.js";
 
 /** A model a gateway serves, as Anthropic's models endpoint names it. */
 export interface GatewayModel {
@@ -32,8 +32,9 @@ export async function listGatewayModels(
 ): Promise<GatewayModel[] | undefined> {
   if (config.apiType !== "anthropic") return undefined;
   const signal = AbortSignal.timeout(timeoutMs);
+  // Asked as Claude Code asks: with the gateway's credentials, else the placeholder token.
   const headers = {
-    authorization: `Bearer ${GATEWAY_TOKEN}`,
+    ...(hasCredentials(config.headers) ? {} : { authorization: `Bearer ${GATEWAY_TOKEN}` }),
     ...config.headers,
     "anthropic-version": ANTHROPIC_VERSION,
   };

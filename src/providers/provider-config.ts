@@ -69,3 +69,13 @@ export function environmentRouting(env: NodeJS.ProcessEnv): ProviderRouting {
  * login to the gateway. A client's `Authorization` header replaces it.
  */
 export const GATEWAY_TOKEN = "claude-agent-acp-gateway";
+
+/** A bearer `Authorization` value (the only kind Claude Code sends): its token. */
+export const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** Whether the headers carry their own credentials (`Authorization` or `x-api-key`). */
+export function hasCredentials(headers: Readonly<Record<string, string>>): boolean {
+  return Object.keys(headers).some((name) =>
+    ["authorization", "x-api-key"].includes(name.toLowerCase()),
+  );
+}

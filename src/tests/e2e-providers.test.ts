@@ -100,6 +100,45 @@ describe("providers, end to end", () => {
     const files = grepFiles(dirname(e2e.home), SECRET);
     expect(files).toEqual([]);
   });
+
+  it("a gateway that takes an Authorization bearer token, or an x-api-key, gets it as Claude Code's own credential", async () => {
+    const bearer = "gw-bearer-7d1e55";
+    gateway = await startScriptedApi(
+      { turns: [], fallbackText: "Bearer accepted." },
+      { requireHeader: { name: "authorization", value: `Bearer ${bearer}` } },
+    );
+    const e2e = await startE2E();
+    await e2e.client.request("providers/set", {
+      providerId: "main",
+      apiType: "anthropic",
+      baseUrl: gateway.url,
+      headers: { Authorization: `Bearer ${bearer}` },
+    });
+    const first = await e2e.newSession();
+    expect(await e2e.prompt(first.sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
+    expect(mainOf(gateway, first.sessionId)).toHaveLength(1);
+
+    const key = "gw-key-2b9f07";
+    const keyed = await startScriptedApi(
+      { turns: [], fallbackText: "Key accepted." },
+      { requireHeader: { name: "x-api-key", value: key } },
+    );
+    try {
+      await e2e.client.request("providers/set", {
+        providerId: "main",
+        apiType: "anthropic",
+        baseUrl: keyed.url,
+        headers: { "x-api-key": key },
+      });
+      const second = await e2e.newSession();
+      expect(await e2e.prompt(second.sessionId, "Hi.")).toMatchObject({ stopReason: "end_turn" });
+      expect(mainOf(keyed, second.sessionId)).toHaveLength(1);
+    } finally {
+      await keyed.close();
+    }
+    expect(e2e.log()).not.toContain(bearer);
+    expect(e2e.log()).not.toContain(key);
+  });
 });
 
 /** The files under `root` that hold `text`. */

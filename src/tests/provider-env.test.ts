@@ -50,6 +50,22 @@ describe("a provider's Claude Code environment", () => {
     expect(settingsEnv.ANTHROPIC_CUSTOM_HEADERS).toBeUndefined();
   });
 
+  it("gives a gateway's Authorization bearer token and x-api-key to Claude Code as its own credentials, never pinned", () => {
+    const bearer = providerLaunch({ ...gateway, headers: { Authorization: `Bearer ${SECRET}` } })!;
+    expect(bearer.env.ANTHROPIC_AUTH_TOKEN).toBe(SECRET);
+    expect(bearer.env.ANTHROPIC_CUSTOM_HEADERS).toBeUndefined();
+    expect(bearer.settingsEnv).not.toHaveProperty("ANTHROPIC_AUTH_TOKEN");
+    expect(bearer.settingsEnv.ANTHROPIC_API_KEY).toBe("");
+
+    const key = providerLaunch({ ...gateway, headers: { "X-Api-Key": SECRET, "x-team": "ml" } })!;
+    expect(key.env.ANTHROPIC_API_KEY).toBe(SECRET);
+    expect(key.env.ANTHROPIC_AUTH_TOKEN).toBeUndefined();
+    expect(key.env.ANTHROPIC_CUSTOM_HEADERS).toBe("x-team: ml");
+    expect(key.settingsEnv).not.toHaveProperty("ANTHROPIC_API_KEY");
+    expect(key.settingsEnv.ANTHROPIC_AUTH_TOKEN).toBe("");
+    expect(JSON.stringify([bearer.settingsEnv, key.settingsEnv])).not.toContain(SECRET);
+  });
+
   it("makes a Bedrock gateway skip AWS's own credentials, and a Bedrock without headers use them", () => {
     const bedrock: ProviderConfig = {
       apiType: "bedrock",

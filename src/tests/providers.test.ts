@@ -189,6 +189,11 @@ describe("providers/set", () => {
     ["a header name that is not one", { ...GATEWAY, headers: { "x key": SECRET } }, "header name"],
     ["a header value that is no string", { ...GATEWAY, headers: { "x-n": 7 } }, "must be a string"],
     ["Vertex without its project", { ...GATEWAY, apiType: "vertex" }, "projectId and a region"],
+    [
+      "an Authorization that is no bearer token",
+      { ...GATEWAY, headers: { Authorization: `Basic ${SECRET}` } },
+      "bearer token",
+    ],
   ])("refuses %s with -32602, echoes no secret, and changes nothing", async (_, params, words) => {
     const { agent } = await setup();
     await request(agent, "providers/set", GATEWAY);
