@@ -14,9 +14,9 @@ import type { ClaudeInitialization, ClaudeQuery, StartClaudeQuery } from "../cla
 import type {
   CanUseTool,
   McpServerConfig,
+  ModelInfo,
   PermissionMode,
   SDKMessage,
-  ModelInfo,
   SDKResultMessage,
   UserContentBlock,
 } from "../claude/types.js";

@@ -1,16 +1,16 @@
 // The terminal client in a real terminal (tmux) against a stub ACP agent: input (paste,
 // history, type-ahead, Ctrl-C), wrapping, resizing and rendering. The client is the built one
-// (dist/client/index.js); the agent is src/tests/support/client-stub-agent.ts.
+// (dist/client/index.js); the agent is src/tests/support/client-stub-agent.ts, bundled.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { LONG_RULE } from "./support/client-stub-agent.js";
+import { bundledStubAgent } from "./support/client-stub-build.js";
 import { Tmux } from "./support/tmux.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const CLIENT = join(REPO, "dist", "client", "index.js");
-const STUB = join(REPO, "src", "tests", "support", "client-stub-agent.ts");
 
 const sessions: Tmux[] = [];
 afterEach(async () => {
@@ -19,8 +19,8 @@ afterEach(async () => {
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** The stub agent's command. */
-const STUB_AGENT = [process.execPath, "--import", "tsx", STUB];
+/** The stub agent's command: the stub bundled once, so each start is quick. */
+const STUB_AGENT = [process.execPath, bundledStubAgent()];
 
 /** The client in tmux against the stub agent (or `agent`); no prompt: it asks for one. */
 async function startClient(
