@@ -42,6 +42,12 @@ export function configurationKey(options: Options): string {
   return createHash("sha256").update(shape).digest("hex");
 }
 
+/** Whether the options pin a provider's routing in the flag settings (sdk-query.ts). */
+function clientRouted(options: Options): boolean {
+  const settings = options.settings;
+  return typeof settings === "object" && settings !== null && settings.env !== undefined;
+}
+
 /** The spawns the SDK asked for, per configuration, kept in a file between runs. */
 export class EarlyStarts {
   private plans: StoredPlan[] | undefined;
@@ -97,9 +103,10 @@ export class EarlyStarts {
     const same = plans.find((p) => p.key === next.key);
     this.plans = [next, ...plans.filter((p) => p !== same)].slice(0, MAX_PLANS);
     // A new conversation is what the next launch starts ahead of session/new, in the same
-    // directory (a resumed one names a conversation that the next launch cannot guess).
+    // directory (a resumed one names a conversation that the next launch cannot guess, and
+    // one for a provider the client set, a provider the next launch does not know yet).
     const launch =
-      options.sessionId && !options.resume && options.cwd
+      options.sessionId && !options.resume && options.cwd && !clientRouted(options)
         ? { key: next.key, cwd: options.cwd }
         : this.launch;
     const launchSame = JSON.stringify(launch) === JSON.stringify(this.launch);

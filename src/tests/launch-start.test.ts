@@ -104,6 +104,23 @@ describe("when the agent starts Claude Code at launch", () => {
   });
 });
 
+describe("a session for a provider the client set", () => {
+  it("is not what the next launch starts: the provider is not set yet then, and its start would be another", async () => {
+    const { env, project } = machine();
+    await earlierRun(env, project, { sessionId: FIRST });
+    const elsewhere = join(project, "..");
+    const starts = new EarlyStarts(startsFile(env));
+    const routed = options(env, elsewhere, {
+      sessionId: RESUMED,
+      settings: { env: { ANTHROPIC_BASE_URL: "https://gw.example" } },
+    });
+    starts.remember(routed, sdkSpawn(routed));
+    const plans = () => (JSON.parse(saved(env)) as { plans: unknown[] }).plans.length;
+    await expect.poll(plans).toBe(2);
+    expect((JSON.parse(saved(env)) as { launch: { cwd: string } }).launch.cwd).toBe(project);
+  });
+});
+
 describe("the Claude Code started at launch", () => {
   it("runs the last new session's spawn in its folder, under a session id given once, to the first new session", async () => {
     const { env, project } = machine();
