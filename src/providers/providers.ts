@@ -1,6 +1,7 @@
 import { holdSecrets } from "../util/secrets.js";
 import {
   API_TYPES,
+  BEARER,
   environmentRouting,
   PROVIDER_ID,
   type ApiType,
@@ -50,7 +51,9 @@ export class Providers {
 
   set(choice: ProviderChoice): void {
     this.choice = choice;
-    holdSecrets(Object.values(choice.config.headers));
+    // A bearer header's token goes to Claude Code alone (claude/provider-env.ts): both kept.
+    const values = Object.values(choice.config.headers);
+    holdSecrets([...values, ...values.flatMap((value) => BEARER.exec(value)?.[1] ?? [])]);
   }
 
   /** Back to the environment's provider. */

@@ -8,6 +8,7 @@ import { hostKey } from "../claude/spare-pool.js";
 import { spawnDifference } from "../claude/early-start.js";
 import { log, setLogLevel } from "../logger.js";
 import type { ProviderConfig } from "../providers/provider-config.js";
+import { Providers } from "../providers/providers.js";
 import { hostQueryOptions } from "../session/claude-env.js";
 import { holdSecrets, REDACTED } from "../util/secrets.js";
 
@@ -139,6 +140,21 @@ describe("secrets stay secret", () => {
     expect(written).toHaveLength(3);
     expect(written.join("")).not.toContain(SECRET);
     expect(written.join("")).toContain(REDACTED);
+  });
+
+  it("a bearer header's token alone is redacted too (Claude Code gets the token without 'Bearer')", () => {
+    const token = "tok-only-8c2e1f";
+    new Providers({}).set({
+      config: { ...gateway, headers: { Authorization: `Bearer ${token}` } },
+    });
+    setLogLevel("debug");
+    const written: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    log.debug(`claude: using token ${token}`);
+    expect(written.join("")).not.toContain(token);
   });
 
   it("a wire error quoting a held header value (a gateway echoing it) is redacted", () => {
