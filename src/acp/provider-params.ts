@@ -98,16 +98,12 @@ function checkBaseUrl(baseUrl: unknown): string {
   return baseUrl.trim().replace(/\/+$/, "");
 }
 
+/** A cloud region or project id: what goes into Claude Code's endpoint names, nothing more. */
+const cloudName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/);
+
 const claudeCodeMeta = z.looseObject({
-  region: z.string().trim().min(1).optional().catch(undefined),
-  vertex: z
-    .looseObject({ projectId: z.string().trim().min(1), region: z.string().trim().min(1) })
-    .optional()
-    .catch(undefined),
-  bedrock: z
-    .looseObject({ region: z.string().trim().min(1) })
-    .optional()
-    .catch(undefined),
+  vertex: z.looseObject({ projectId: cloudName, region: cloudName }).optional(),
+  bedrock: z.looseObject({ region: cloudName }).optional(),
 });
 
 /**
@@ -135,7 +131,12 @@ export function providerConfigOf(params: z.infer<typeof setShape>): ProviderConf
     );
   }
   const parsed = claudeCodeMeta.safeParse(params._meta?.claudeCode ?? {});
-  const claudeCode = parsed.success ? parsed.data : {};
+  if (!parsed.success) {
+    throw new InvalidParamsError(
+      "_meta.claudeCode: vertex takes a projectId and a region, bedrock a region (letters, digits, '.', '_' and '-').",
+    );
+  }
+  const claudeCode = parsed.data;
   if (apiType === "vertex") {
     const vertex = claudeCode.vertex;
     if (!vertex) {

@@ -190,6 +190,15 @@ describe("providers/set", () => {
     ["a header value that is no string", { ...GATEWAY, headers: { "x-n": 7 } }, "must be a string"],
     ["Vertex without its project", { ...GATEWAY, apiType: "vertex" }, "projectId and a region"],
     [
+      "a Bedrock region that is no region",
+      {
+        ...GATEWAY,
+        apiType: "bedrock",
+        _meta: { claudeCode: { bedrock: { region: "us\neast" } } },
+      },
+      "bedrock a region",
+    ],
+    [
       "an Authorization that is no bearer token",
       { ...GATEWAY, headers: { Authorization: `Basic ${SECRET}` } },
       "bearer token",
