@@ -46,12 +46,15 @@ function options(env: NodeJS.ProcessEnv, cwd: string, ids: Partial<Options>): Op
   };
 }
 
-/** What the SDK spawns: a process that waits on its stdin, as Claude Code does. */
+/**
+ * What the SDK spawns: a process that waits on its stdin, as Claude Code does. Builtins
+ * only: a shell that forked a `cat` would show as a second process for a moment.
+ */
 function sdkSpawn(o: Options): PlannedSpawn {
   const id = o.sessionId ?? o.resume ?? "";
   return {
     command: "/bin/sh",
-    args: ["-c", "cat >/dev/null", "claude", `--session-id=${id}`],
+    args: ["-c", "while read -r _; do :; done", "claude", `--session-id=${id}`],
     cwd: o.cwd,
     env: { ...o.env, CLAUDE_CODE_ENTRYPOINT: "sdk-ts" },
   };
