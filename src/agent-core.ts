@@ -25,6 +25,7 @@ import { hostQueryOptions } from "./session/claude-env.js";
 import { conversationChain } from "./session/continuations.js";
 import { archiveFilter, SessionHistory } from "./session/history.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
+import { isModelId } from "./session/model-ids.js";
 import { ModelCache, modelCachePath } from "./session/model-cache.js";
 import { ClaudeProcesses } from "./session/processes.js";
 import { SessionRegistry } from "./session/registry.js";
@@ -34,7 +35,6 @@ import { savedConversations, savedIn } from "./session/saved.js";
 import { Session } from "./session/session.js";
 import { loadAdapterSettings } from "./session/settings.js";
 import { clientTitle } from "./session/titles.js";
-import { listGatewayModels } from "./providers/gateway-models.js";
 import type { ProviderConfig } from "./providers/provider-config.js";
 import { Providers, type ProviderListing } from "./providers/providers.js";
 
@@ -108,8 +108,6 @@ export class AgentCore {
   private readonly prompts: SavedPrompts;
   private readonly history: SessionHistory;
   private readonly providers: Providers;
-  /** Provider changes, one after another: the last one asked for is the one that holds. */
-  private providerChange: Promise<void> = Promise.resolve();
   /** Ids closed on this connection: closing twice is harmless. */
   private readonly closed = new Set<string>();
   private clientCapabilities: AgentClientCapabilities = {};
@@ -130,10 +128,10 @@ export class AgentCore {
     return config && `${config.apiType} ${config.baseUrl}`;
   }
 
-  /** The models the provider's gateway lists, as the picker offers them. */
+  /** The models the provider's gateway lists, as the picker offers them: model ids only. */
   private providerModels() {
-    const models = this.providers.current?.models;
-    return models ? gatewayModelInfos(models) : undefined;
+    const models = this.providers.current?.models?.filter((model) => isModelId(model.id));
+    return models?.length ? gatewayModelInfos(models) : undefined;
   }
 
   /** How Claude Code starts for the provider the client set (none: as the agent's env says). */
@@ -465,34 +463,24 @@ export class AgentCore {
 
   /**
    * `providers/set` (and a gateway login): sessions opened from now on use the provider,
-   * open ones from their next turn. A gateway's model listing is asked for first, so those
-   * sessions' pickers offer its models.
+   * open ones from their next turn (providers/providers.ts).
    */
-  setProvider(config: ProviderConfig): Promise<void> {
-    return this.changeProvider(async () => {
-      const models = await listGatewayModels(config);
-      this.providers.set({ config, ...(models ? { models } : {}) });
-    });
+  async setProvider(config: ProviderConfig): Promise<void> {
+    await this.providers.set(config);
+    this.providerChanged();
   }
 
   /** `providers/disable`: back to the agent's environment, for new and open sessions. */
-  disableProvider(): Promise<void> {
-    return this.changeProvider(() => {
-      this.providers.disable();
-      return Promise.resolve();
-    });
+  async disableProvider(): Promise<void> {
+    await this.providers.disable();
+    this.providerChanged();
   }
 
-  private changeProvider(change: () => Promise<void>): Promise<void> {
-    const changed = this.providerChange.then(async () => {
-      await change();
-      const provider = this.provider();
-      const models = this.providerModels();
-      for (const session of this.sessions.all()) session.reroute(provider, models);
-      // A spare started for the old provider would serve no session now.
-      this.warmUp();
-    });
-    this.providerChange = changed.catch(() => undefined);
-    return changed;
+  private providerChanged(): void {
+    const provider = this.provider();
+    const models = this.providerModels();
+    for (const session of this.sessions.all()) session.reroute(provider, models);
+    // A spare started for the old provider would serve no session now.
+    this.warmUp();
   }
 }

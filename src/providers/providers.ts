@@ -8,7 +8,7 @@ import {
   type ProviderConfig,
   type ProviderRouting,
 } from "./provider-config.js";
-import type { GatewayModel } from "./gateway-models.js";
+import { listGatewayModels, type GatewayModel } from "./gateway-models.js";
 
 /** One provider of a listing (ACP's `ProviderInfo`). */
 export interface ProviderListing {
@@ -31,6 +31,7 @@ export interface ProviderChoice {
  */
 export class Providers {
   private choice: ProviderChoice | undefined;
+  private changing: Promise<void> = Promise.resolve();
 
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
@@ -49,15 +50,32 @@ export class Providers {
     ];
   }
 
-  set(choice: ProviderChoice): void {
-    this.choice = choice;
+  /**
+   * The client's provider from now on. A gateway's model listing is asked for first, so
+   * the sessions it applies to offer its models. Changes apply one after another, in the
+   * order asked: the last one asked for holds.
+   */
+  set(config: ProviderConfig): Promise<void> {
     // A bearer header's token goes to Claude Code alone (claude/provider-env.ts): both kept.
-    const values = Object.values(choice.config.headers);
+    const values = Object.values(config.headers);
     holdSecrets([...values, ...values.flatMap((value) => BEARER.exec(value)?.[1] ?? [])]);
+    return this.change(async () => {
+      const models = await listGatewayModels(config);
+      this.choice = { config, ...(models ? { models } : {}) };
+    });
   }
 
   /** Back to the environment's provider. */
-  disable(): void {
-    this.choice = undefined;
+  disable(): Promise<void> {
+    return this.change(() => {
+      this.choice = undefined;
+      return Promise.resolve();
+    });
+  }
+
+  private change(apply: () => Promise<void>): Promise<void> {
+    const changed = this.changing.then(apply);
+    this.changing = changed.catch(() => undefined);
+    return changed;
   }
 }

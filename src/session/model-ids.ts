@@ -14,9 +14,14 @@ export const MODEL_ID_MAX_LENGTH = 200;
  */
 const MODEL_ID = new RegExp(`^[A-Za-z0-9._:/@\\[\\]-]{1,${MODEL_ID_MAX_LENGTH}}$`);
 
+/** Whether `value` has the form of a model id (no spaces, no control characters). */
+export function isModelId(value: string): boolean {
+  return MODEL_ID.test(value);
+}
+
 /** The model option value a model names: one the session offers, or an id of the form. */
 export function acceptedModel(value: string, models: readonly ModelInfo[]): string | undefined {
-  return resolveModelValue(value, models)?.value ?? (MODEL_ID.test(value) ? value : undefined);
+  return resolveModelValue(value, models)?.value ?? (isModelId(value) ? value : undefined);
 }
 
 /** The model a `/model <model>` prompt (its last block, as Claude Code reads it) names. */

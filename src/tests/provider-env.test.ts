@@ -142,10 +142,13 @@ describe("secrets stay secret", () => {
     expect(written.join("")).toContain(REDACTED);
   });
 
-  it("a bearer header's token alone is redacted too (Claude Code gets the token without 'Bearer')", () => {
+  it("a bearer header's token alone is redacted too (Claude Code gets the token without 'Bearer')", async () => {
     const token = "tok-only-8c2e1f";
-    new Providers({}).set({
-      config: { ...gateway, headers: { Authorization: `Bearer ${token}` } },
+    // Bedrock: no model listing is asked for, nothing leaves the machine.
+    await new Providers({}).set({
+      ...gateway,
+      apiType: "bedrock",
+      headers: { Authorization: `Bearer ${token}` },
     });
     setLogLevel("debug");
     const written: string[] = [];

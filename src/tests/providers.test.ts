@@ -241,7 +241,17 @@ describe("models from the gateway", () => {
   it("offers the models the gateway lists in the picker", async () => {
     const baseUrl = await gateway((url) =>
       url.startsWith("/v1/models")
-        ? [200, { data: [{ id: "corp-sonnet", display_name: "Corp Sonnet" }], has_more: false }]
+        ? [
+            200,
+            {
+              data: [
+                { id: "corp-sonnet", display_name: "Corp Sonnet" },
+                // Not a model id: never offered, nor sent to Claude Code.
+                { id: "evil\u001b[2Jmodel", display_name: "Evil" },
+              ],
+              has_more: false,
+            },
+          ]
         : [404, {}],
     );
     const { agent, cwd } = await setup();
@@ -249,6 +259,7 @@ describe("models from the gateway", () => {
     const session = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
     const values = modelOption(session.configOptions)?.options.map((o) => o.value);
     expect(values).toContain("corp-sonnet");
+    expect(JSON.stringify(values)).not.toContain("evil");
   });
 
   it("an open session's picker follows the provider: the gateway's models, then Claude Code's again", async () => {
