@@ -13,7 +13,13 @@
 //            note to the model as its output and an unknown exit, as the agent sends it
 //   else   → `You said: <the prompt as JSON>`
 import { Readable, Writable } from "node:stream";
-import { agent, methods, ndJsonStream } from "@agentclientprotocol/sdk";
+import {
+  agent,
+  methods,
+  ndJsonStream,
+  type AgentContext,
+  type SessionNotification,
+} from "@agentclientprotocol/sdk";
 
 export const LONG_RULE =
   "Yes, and don't ask again for npm test and make lint commands and any cargo build, go vet, or yarn lint command (broader than this command) in this project and in every later session of it, until you say otherwise";
@@ -23,6 +29,34 @@ const say = (text: string) =>
     sessionUpdate: "agent_message_chunk",
     content: { type: "text", text },
   }) as const;
+
+/**
+ * A command shown as a terminal (`tool_call` with terminal content and `terminal_info`);
+ * returns what sends its later updates.
+ */
+async function command(
+  client: AgentContext,
+  sessionId: string,
+  id: string,
+  title: string,
+  status: "pending" | "in_progress",
+): Promise<(fields: Record<string, unknown>) => Promise<void>> {
+  const notify = (update: Record<string, unknown>) =>
+    client.notify(methods.client.session.update, {
+      sessionId,
+      update: update as SessionNotification["update"],
+    });
+  await notify({
+    sessionUpdate: "tool_call",
+    toolCallId: id,
+    title,
+    kind: "execute",
+    status,
+    content: [{ type: "terminal", terminalId: id }],
+    _meta: { terminal_info: { terminal_id: id } },
+  });
+  return (fields) => notify({ sessionUpdate: "tool_call_update", toolCallId: id, ...fields });
+}
 
 /** Ends the running "slow" prompt. */
 let cancel: (() => void) | undefined;
@@ -80,23 +114,7 @@ const app = agent({ name: "client-stub" })
         update: { sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed" },
       });
     } else if (text === "stream") {
-      const update = (fields: Record<string, unknown>) =>
-        client.notify(methods.client.session.update, {
-          sessionId,
-          update: { sessionUpdate: "tool_call_update", toolCallId: "t5", ...fields },
-        });
-      await client.notify(methods.client.session.update, {
-        sessionId,
-        update: {
-          sessionUpdate: "tool_call",
-          toolCallId: "t5",
-          title: "npm run build",
-          kind: "execute",
-          status: "in_progress",
-          content: [{ type: "terminal", terminalId: "t5" }],
-          _meta: { terminal_info: { terminal_id: "t5" } },
-        },
-      });
+      const update = await command(client, sessionId, "t5", "npm run build", "in_progress");
       for (let i = 1; i <= 6; i++) {
         await new Promise((r) => setTimeout(r, 150));
         await update({ _meta: { terminal_output: { terminal_id: "t5", data: `step ${i}\n` } } });
@@ -132,23 +150,7 @@ const app = agent({ name: "client-stub" })
       const chosen = answer.outcome.outcome === "selected" ? answer.outcome.optionId : "none";
       await send(say(`Answered: ${chosen}`));
     } else if (text === "run") {
-      const call = (update: Record<string, unknown>) =>
-        client.notify(methods.client.session.update, {
-          sessionId,
-          update: { sessionUpdate: "tool_call_update", toolCallId: "t3", ...update },
-        });
-      await client.notify(methods.client.session.update, {
-        sessionId,
-        update: {
-          sessionUpdate: "tool_call",
-          toolCallId: "t3",
-          title: "npm test",
-          kind: "execute",
-          status: "pending",
-          content: [{ type: "terminal", terminalId: "t3" }],
-          _meta: { terminal_info: { terminal_id: "t3" } },
-        },
-      });
+      const call = await command(client, sessionId, "t3", "npm test", "pending");
       const answer = await client.request(methods.client.session.requestPermission, {
         sessionId,
         toolCall: { toolCallId: "t3" },
