@@ -15,6 +15,7 @@ import { sessionMetaOptions } from "./acp/session-meta.js";
 import type { SessionClient } from "./acp/session-client.js";
 import type { SteeringResponse } from "./acp/steering.js";
 import type { AgentClientCapabilities } from "./acp/unstable-capabilities.js";
+import type { SdkSystemPrompt } from "./claude/client-options.js";
 import { claudeLoggedIn, claudeLogout } from "./claude/auth-commands.js";
 import { gatewayModelInfos, providerLaunch } from "./claude/provider-env.js";
 import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
@@ -26,14 +27,19 @@ import { conversationChain } from "./session/continuations.js";
 import { archiveFilter, SessionHistory } from "./session/history.js";
 import { mcpServersToClaude } from "./session/mcp-servers.js";
 import { isModelId } from "./session/model-ids.js";
-import { ModelCache, modelCachePath } from "./session/model-cache.js";
+import { type KnownModels, ModelCache, modelCachePath } from "./session/model-cache.js";
 import { ClaudeProcesses } from "./session/processes.js";
 import { SessionRegistry } from "./session/registry.js";
 import { clientSetup, type ClientSetup } from "./session/client-setup.js";
 import { SavedPrompts } from "./session/saved-prompts.js";
-import { savedConversations, savedIn } from "./session/saved.js";
+import {
+  type ConversationReader,
+  readingAhead,
+  savedConversations,
+  savedIn,
+} from "./session/saved.js";
 import { Session } from "./session/session.js";
-import { loadAdapterSettings } from "./session/settings.js";
+import { type AdapterSettings, loadAdapterSettings } from "./session/settings.js";
 import { clientTitle } from "./session/titles.js";
 import type { ProviderConfig } from "./providers/provider-config.js";
 import { Providers, type ProviderListing } from "./providers/providers.js";
@@ -51,6 +57,18 @@ export interface AgentDependencies {
   warmUp?: (template: ClaudeQueryOptions) => void;
   /** The id of the next new session, where one was chosen ahead (default: a random one). */
   newSessionId?: () => string | undefined;
+  /** The client is known (initialize): what every session needs may load while it is idle. */
+  preload?: () => void;
+}
+
+/** What opening a session read and checked before it is created (AgentCore.prepare). */
+interface Prepared {
+  additionalDirectories: string[];
+  mcpServers: ReturnType<typeof mcpServersToClaude>;
+  executable: string;
+  systemPrompt: SdkSystemPrompt | undefined;
+  settings: AdapterSettings;
+  models: KnownModels;
 }
 
 /** Idle Claude processes are closed after this long unless CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS says otherwise. */
@@ -143,12 +161,41 @@ export class AgentCore {
   initialize(capabilities: AgentClientCapabilities): void {
     this.clientCapabilities = capabilities;
     this.warmUp();
+    this.deps.preload?.();
   }
 
   /** The client is gone: every session closes. */
   disconnected(): void {
     this.sessions.closeAll();
     log.info("client disconnected; sessions closed");
+  }
+
+  /**
+   * What a session reads and checks before it is created, whatever it opens: the request's
+   * directories, and its system prompt, settings and the models of Claude Code's last start,
+   * read side by side.
+   */
+  private async prepare(
+    params: OpenParams,
+    setup: ClientSetup,
+    promptOf: string | undefined,
+  ): Promise<Prepared> {
+    const { deps } = this;
+    await requireDirectory(params.cwd, "cwd");
+    // Legacy clients' `_meta.additionalRoots` stand in for ACP's field when it is empty.
+    const roots = params.additionalDirectories?.length
+      ? params.additionalDirectories
+      : setup.additionalRoots;
+    const additionalDirectories = [...new Set([...roots, ...setup.additionalDirectories])];
+    for (const dir of additionalDirectories) await requireDirectory(dir, "additionalDirectories");
+    const mcpServers = mcpServersToClaude(params.mcpServers ?? []);
+    const executable = deps.resolveExecutable();
+    const [systemPrompt, settings, models] = await Promise.all([
+      setup.systemPrompt ?? (promptOf ? this.prompts.get(promptOf) : Promise.resolve(undefined)),
+      loadAdapterSettings(params.cwd, deps.env, setup.settingSources),
+      this.models.lookup(executable, this.providerKey()),
+    ]);
+    return { additionalDirectories, mcpServers, executable, systemPrompt, settings, models };
   }
 
   /**
@@ -163,25 +210,18 @@ export class AgentCore {
       /** What the request configures, read (and refused if it must be) before anything else. */
       setup: ClientSetup;
       conversations?: readonly string[];
-      replay?: boolean;
+      /** Replays the saved conversations (from this reader) before it answers. */
+      replay?: ConversationReader;
       /** The session whose saved system prompt applies when the request gives none. */
       promptOf?: string;
+      /** prepare()'s work, begun already. */
+      prepared?: Promise<Prepared>;
     },
   ): Promise<Session> {
     const { deps, sessions, processes } = this;
     const { setup } = options;
-    await requireDirectory(params.cwd, "cwd");
-    // Legacy clients' `_meta.additionalRoots` stand in for ACP's field when it is empty.
-    const roots = params.additionalDirectories?.length
-      ? params.additionalDirectories
-      : setup.additionalRoots;
-    const additionalDirectories = [...new Set([...roots, ...setup.additionalDirectories])];
-    for (const dir of additionalDirectories) await requireDirectory(dir, "additionalDirectories");
-    const systemPrompt =
-      setup.systemPrompt ??
-      (options.promptOf ? await this.prompts.get(options.promptOf) : undefined);
-    const mcpServers = mcpServersToClaude(params.mcpServers ?? []);
-    const executable = deps.resolveExecutable();
+    const { additionalDirectories, mcpServers, executable, systemPrompt, settings, models } =
+      await (options.prepared ?? this.prepare(params, setup, options.promptOf));
     sessions.remove(id)?.close();
     await processes.exited(id); // one id, one Claude Code process: the previous one goes first
     const session = new Session({
@@ -194,9 +234,9 @@ export class AgentCore {
       env: { ...deps.env },
       mcpServers,
       additionalDirectories,
-      settings: await loadAdapterSettings(params.cwd, deps.env, setup.settingSources),
+      settings,
       idleTimeoutMs: idleTimeoutMs(deps.env),
-      models: await this.models.lookup(executable, this.providerKey()),
+      models,
       setup: { ...setup, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
       provider: this.provider(),
       providerModels: this.providerModels(),
@@ -207,7 +247,7 @@ export class AgentCore {
     try {
       // The conversation a load replays is what the user waits to see: Claude Code starts
       // after it, since starting beside it slows both on a small machine.
-      if (options.replay) await session.replay();
+      if (options.replay) await session.replay(options.replay);
       await session.start();
     } catch (error) {
       session.close();
@@ -271,12 +311,20 @@ export class AgentCore {
   resume(params: SavedSessionParams, options: { replay: boolean }): Promise<Session> {
     const setup = clientSetup(params);
     return this.sessions.exclusive(params.sessionId, async () => {
+      // While the session is checked, its transcript is read and the rest of what the
+      // session needs: the replay waits for them all. The check's refusal comes first.
+      const reader = options.replay
+        ? readingAhead(this.deps.transcripts, params.sessionId, params.cwd)
+        : undefined;
+      const prepared = this.prepare(params, setup, params.sessionId);
+      prepared.catch(() => undefined);
       const conversations = await this.saved(params);
       return this.open(params, params.sessionId, {
         setup,
         conversations,
-        replay: options.replay,
+        ...(reader ? { replay: reader } : {}),
         promptOf: params.sessionId,
+        prepared,
       });
     });
   }

@@ -11,6 +11,7 @@ import { EarlyStarts } from "./claude/early-start.js";
 import type { LaunchStart } from "./claude/launch-start.js";
 import { earlyStartsEnabled, spareWanted, startsFile } from "./claude/start-plan.js";
 import { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
+import { preloadClaudeSdk } from "./claude/sdk-loader.js";
 import { sdkTranscripts } from "./claude/transcripts.js";
 import { log } from "./logger.js";
 import { mark } from "./runtime/marks.js";
@@ -111,6 +112,7 @@ export function main(argv: readonly string[], launched?: LaunchStart): void {
       ...(prewarm ? { warmUp: (template) => spares.warm(template) } : {}),
       ...(launched ? { newSessionId: () => launched.nextSessionId() } : {}),
       transcripts: sdkTranscripts,
+      preload: () => preloadClaudeSdk(),
       resolveExecutable: () => resolveClaudeExecutable(process.env),
       // A snapshot: the Claude SDK writes to process.env later, and every session (and the
       // spare) must see the same environment.

@@ -28,3 +28,19 @@ async function loadSdk(): Promise<ClaudeSdk> {
   loaded = true;
   return sdk;
 }
+
+/** How long after `initialize` the agent loads the SDK itself, if nothing has by then. */
+export const SDK_PRELOAD_DELAY_MS = 250;
+
+/**
+ * Loads the SDK a moment after `initialize` when no request has needed it yet: every
+ * session needs it, and the first should not wait for it (session/load shows nothing of a
+ * conversation before it). Not at once, so that a session/new sent with `initialize`'s
+ * answer is answered first; a load that fails is reported to the session that needs it.
+ */
+export function preloadClaudeSdk(delayMs = SDK_PRELOAD_DELAY_MS): void {
+  const timer = setTimeout(() => {
+    if (!loading) void claudeSdk().catch(() => undefined);
+  }, delayMs);
+  timer.unref();
+}

@@ -2,8 +2,11 @@
 // parsed once, while the next chunk is read. The conversation is then taken from them by the
 // SDK's own rules (its getSessionMessages over a store that holds these entries), so the SDK
 // neither reads the file again nor copies it whole first, and the chain is Claude Code's.
+// What that chain never reads is not parsed: records without a place in it, and the content
+// of attachments (see leanAttachment).
 import { createReadStream } from "node:fs";
 import type { SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
+import { isRecord } from "../util/records.js";
 
 /**
  * Records Claude Code keeps beside the conversation that the SDK's chain never reads (they
@@ -43,6 +46,53 @@ function skipped(buffer: Buffer, start: number, end: number): boolean {
   );
 }
 
+/**
+ * Attachments whose content the SDK's chain reads: a queued command becomes the user's
+ * message. Of every other attachment it reads the type and the links (uuid, parent,
+ * sidechain, time), and Claude Code writes several on each turn (the prompt's snapshot
+ * alone is a fifth of a long transcript).
+ */
+const READ_WHOLE_ATTACHMENTS = new Set(["queued_command"]);
+/** Where Claude Code writes an attachment's value: a key of the entry, near its start. */
+const ATTACHMENT_KEY = Buffer.from('"attachment":{"type":"');
+const ATTACHMENT_KEY_WITHIN = 256;
+/** What follows the value: the entry's own type and uuid. */
+const ATTACHMENT_END = Buffer.from('},"type":"attachment","uuid":"');
+const ATTACHMENT_TYPE = /^[a-z_]{1,64}$/;
+
+/**
+ * An attachment entry with its value cut down to `{type}`, parsed without the rest of the
+ * value; undefined when the line is not one in Claude Code's layout, which is then parsed
+ * whole. The cut runs from the line's first `"attachment":{"type":"` to its last
+ * `},"type":"attachment","uuid":"` (neither can be inside a string: their quotes are
+ * unescaped). It is taken only if the line still parses and the entry's own attachment is
+ * then the `{type}` put in: had the cut begun or ended anywhere but at the ends of that
+ * value, the braces would not balance.
+ */
+function leanAttachment(buffer: Buffer, start: number, end: number): unknown {
+  const head = buffer.subarray(start, Math.min(end, start + ATTACHMENT_KEY_WITHIN));
+  const key = head.indexOf(ATTACHMENT_KEY);
+  if (key < 0) return undefined;
+  const name = start + key + ATTACHMENT_KEY.length;
+  const quote = buffer.indexOf(QUOTE, name);
+  if (quote < 0 || quote >= end) return undefined;
+  const type = buffer.toString("latin1", name, quote);
+  if (!ATTACHMENT_TYPE.test(type) || READ_WHOLE_ATTACHMENTS.has(type)) return undefined;
+  const close = buffer.lastIndexOf(ATTACHMENT_END, end - ATTACHMENT_END.length);
+  if (close < quote) return undefined;
+  const value = start + key + '"attachment":'.length;
+  let entry: unknown;
+  try {
+    entry = JSON.parse(
+      `${buffer.toString("utf8", start, value)}{"type":"${type}"}${buffer.toString("utf8", close + 1, end)}`,
+    );
+  } catch {
+    return undefined;
+  }
+  const own = isRecord(entry) && entry.type === "attachment" ? entry.attachment : undefined;
+  return isRecord(own) && Object.keys(own).length === 1 && own.type === type ? entry : undefined;
+}
+
 /** Parses the whole lines of `buffer` from `start` to `end`; a line that does not parse is skipped. */
 function parseLines(
   buffer: Buffer,
@@ -56,8 +106,9 @@ function parseLines(
     if (newline < 0 || newline > end) newline = end;
     if (newline > at && !skipped(buffer, at, newline)) {
       try {
-        const entry: unknown = JSON.parse(buffer.toString("utf8", at, newline));
-        if (typeof entry === "object" && entry !== null && !Array.isArray(entry)) {
+        const entry: unknown =
+          leanAttachment(buffer, at, newline) ?? JSON.parse(buffer.toString("utf8", at, newline));
+        if (isRecord(entry)) {
           entries.push(entry as SessionStoreEntry);
         }
       } catch {

@@ -1,4 +1,4 @@
-import type { ClaudeTranscripts } from "../claude/transcripts.js";
+import type { ClaudeTranscriptMessage, ClaudeTranscripts } from "../claude/transcripts.js";
 import { InvalidParamsError, SessionNotFoundError } from "../errors.js";
 import { conversationChain } from "./continuations.js";
 import { isOneOf, spellings } from "./directories.js";
@@ -31,4 +31,33 @@ export async function savedConversations(
     );
   }
   return conversationChain(sessionId, savedIn(transcripts, cwd));
+}
+
+/** What a replay reads of saved conversations (subagent-replay.ts). */
+export type ConversationReader = Pick<ClaudeTranscripts, "messages" | "subagents">;
+
+/**
+ * The transcripts, with one conversation's messages being read already: session/load reads
+ * the transcript while it checks the session, since the reading is most of its wait. That
+ * read is taken once; a check that fails first leaves it to be dropped unused.
+ */
+export function readingAhead(
+  transcripts: ClaudeTranscripts,
+  conversationId: string,
+  cwd: string,
+): ConversationReader {
+  let ahead: Promise<ClaudeTranscriptMessage[]> | undefined = transcripts.messages(
+    conversationId,
+    cwd,
+  );
+  ahead.catch(() => undefined);
+  return {
+    messages: (id, dir) => {
+      const read = id === conversationId && dir === cwd ? ahead : undefined;
+      if (!read) return transcripts.messages(id, dir);
+      ahead = undefined;
+      return read;
+    },
+    subagents: (id, dir) => transcripts.subagents(id, dir),
+  };
 }

@@ -52,6 +52,7 @@ import { IdleClose } from "./idle-close.js";
 import { awaitsSteer, resendSteers, steer } from "./steering.js";
 import type { AdapterSettings } from "./settings.js";
 import { StreamTranslator } from "./stream.js";
+import type { ConversationReader } from "./saved.js";
 import { replayConversation, savedSubagent } from "./subagent-replay.js";
 import { Subagents } from "./subagents.js";
 import { SessionTerminals } from "./terminals.js";
@@ -426,8 +427,8 @@ export class Session {
    * (its subagents in their child sessions, see subagent-replay.ts). Tool calls the
    * transcript leaves without a result are closed, never left pending.
    */
-  async replay(): Promise<void> {
-    const { transcripts, client } = this.options;
+  async replay(transcripts: ConversationReader = this.options.transcripts): Promise<void> {
+    const { client } = this.options;
     const host = { transcripts, cwd: this.cwd, stream: this.stream, subagents: this.subagents };
     for (const conversation of [...(this.options.earlier ?? []), this.claudeSessionId]) {
       await replayConversation({ ...host, children: client.children }, conversation);

@@ -1,8 +1,10 @@
 import type { ChildSessions } from "../acp/child-sessions.js";
 import type { ClaudeSubagentTranscript, ClaudeTranscripts } from "../claude/transcripts.js";
 import { SUBAGENT_TOOLS } from "../tools/agent.js";
+import { nextTurn } from "../util/next-turn.js";
 import { isRecord, stringField } from "../tools/input.js";
 import { isClaudeCodeNote, type ReplayedMessage, type StreamTranslator } from "./stream.js";
+import type { ConversationReader } from "./saved.js";
 import { outcomeOf, resultOutcome, type SavedAgent, type Subagents } from "./subagents.js";
 
 /** The tool that sends an earlier subagent a message, resuming it when it is idle. */
@@ -10,7 +12,7 @@ const SEND_MESSAGE = "SendMessage";
 
 /** What replaying a saved conversation needs of its session. */
 export interface ReplayHost {
-  transcripts: ClaudeTranscripts;
+  transcripts: ConversationReader;
   cwd: string;
   stream: StreamTranslator;
   /** The session's child sessions, for a client that shows subagents so. */
@@ -29,11 +31,29 @@ export interface ReplayHost {
 export async function replayConversation(host: ReplayHost, conversation: string): Promise<void> {
   const messages = await host.transcripts.messages(conversation, host.cwd);
   if (!host.children) {
-    for (const message of messages) await host.stream.replay(message);
+    const pace = replayPace();
+    for (const message of messages) {
+      await host.stream.replay(message);
+      await pace();
+    }
     return;
   }
   const agents = await host.transcripts.subagents(conversation, host.cwd);
   await new SubagentReplay(host, host.children, messages, agents).run();
+}
+
+/** Messages replayed between two turns of the event loop, after the first. */
+const REPLAY_BATCH = 64;
+
+/**
+ * Lets the updates replayed so far go out: stdout writes what a turn of the event loop
+ * queued (acp/stdout.ts), and a replay queues every message without one otherwise. After
+ * the first message, so the client shows the conversation's start at once, then every
+ * REPLAY_BATCH.
+ */
+function replayPace(): () => Promise<void> {
+  let replayed = 0;
+  return () => (replayed++ % REPLAY_BATCH === 0 ? nextTurn() : Promise.resolve());
 }
 
 /** A subagent of the conversation from its saved transcript (a resume, later). */
@@ -101,9 +121,11 @@ class SubagentReplay {
   }
 
   async run(): Promise<void> {
+    const pace = replayPace();
     for (let transcript = this.take(); transcript; transcript = this.take()) {
       transcript.at = headTime(transcript);
       await this.replay(transcript.thread, transcript.messages[transcript.next++]!);
+      await pace();
     }
     for (const thread of this.children.working()) {
       if (this.byThread.has(thread))

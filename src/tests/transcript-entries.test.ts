@@ -1,7 +1,8 @@
 // session/load reads a transcript itself (claude/transcript-entries.ts) and lets the SDK take
 // the conversation from those entries: the messages agree with the SDK's own reading of the
 // file, whatever the file's lines are like: lines longer than a read chunk, records skipped
-// unparsed, a torn last line, blank and foreign lines, a rewound branch, a sidechain.
+// unparsed, attachments read without their content, a torn last line, blank and foreign
+// lines, a rewound branch, a sidechain.
 import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -128,6 +129,127 @@ describe("a transcript read for session/load", () => {
     );
     const ours = await sdkTranscripts.messages(id, CWD);
     expect(ours).toEqual(await getSessionMessages(id, { dir: CWD }));
+  });
+
+  it("reads an attachment's type and links, not its content, except a queued command's: the SDK's messages are the same", async () => {
+    const id = randomUUID();
+    const next = chain(id);
+    const text = (t: string) => [{ type: "text", text: t }];
+    let parent: string | null = null;
+    let minute = 30;
+    /** An attachment as Claude Code writes it: links, the value, then its type and uuid. */
+    const attachment = (value: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+      const uuid = randomUUID();
+      const line = JSON.stringify({
+        parentUuid: parent,
+        isSidechain: false,
+        attachment: value,
+        type: "attachment",
+        uuid,
+        timestamp: new Date(Date.UTC(2026, 11, 4, 1, minute++)).toISOString(),
+        cwd: CWD,
+        sessionId: id,
+        ...extra,
+      });
+      parent = uuid;
+      return line;
+    };
+    const link = <T extends { uuid: string }>(entry: T): T => {
+      const linked = { ...entry, ...(parent ? { parentUuid: parent } : {}) };
+      parent = entry.uuid;
+      return linked;
+    };
+    const prompt = link(next("user", text("Start")));
+    const snapshot = attachment(
+      {
+        type: "prompt_snapshot",
+        // Content that nests what the value's end looks like, strings with quotes and braces,
+        // and text outside latin1.
+        messages: [
+          { attachment: { type: "x" }, type: "attachment", uuid: "nested" },
+          '},"type":"attachment","uuid":"not-the-end',
+          "ünïcødé ✓",
+        ],
+      },
+      { rendered: [{ content: "<system-reminder>a</system-reminder>" }] },
+    );
+    const listing = attachment({ type: "skill_listing", skills: ["a", "b"] });
+    const call = link(
+      next("assistant", [{ type: "tool_use", id: "toolu_q", name: "Bash", input: {} }]),
+    );
+    const queued = attachment({
+      type: "queued_command",
+      prompt: "and also this",
+      commandMode: "prompt",
+    });
+    const result = link(
+      next("user", [{ type: "tool_result", tool_use_id: "toolu_q", content: "ok" }]),
+    );
+    const answer = link(next("assistant", text("Done.")));
+    await write(id, [
+      JSON.stringify(prompt),
+      snapshot,
+      listing,
+      JSON.stringify(call),
+      queued,
+      JSON.stringify(result),
+      JSON.stringify(answer),
+    ]);
+    const ours = await sdkTranscripts.messages(id, CWD);
+    expect(ours).toEqual(await getSessionMessages(id, { dir: CWD }));
+    expect(JSON.stringify(ours)).toContain("and also this");
+    const entries = await readTranscriptEntries(join(project, `${id}.jsonl`));
+    const attachments = entries.filter((e) => e.type === "attachment");
+    expect(attachments.map((e) => e.attachment)).toEqual([
+      { type: "prompt_snapshot" },
+      { type: "skill_listing" },
+      { type: "queued_command", prompt: "and also this", commandMode: "prompt" },
+    ]);
+    // Everything but the value is read: links, time, and the fields after it.
+    expect(attachments[0]).toMatchObject({
+      ...(JSON.parse(snapshot) as object),
+      attachment: { type: "prompt_snapshot" },
+    });
+  });
+
+  it("an attachment in another layout than Claude Code's, or an attachment's shape inside another entry, is read whole", async () => {
+    const id = randomUUID();
+    const next = chain(id);
+    const first = next("user", [{ type: "text", text: "Hi" }]);
+    // The type before the value, and a value that is not an object of a type first.
+    const typeFirst = {
+      type: "attachment",
+      parentUuid: first.uuid,
+      isSidechain: false,
+      attachment: { type: "date", date: "2026-12-04" },
+      uuid: randomUUID(),
+      sessionId: id,
+    };
+    const otherOrder = {
+      parentUuid: typeFirst.uuid,
+      isSidechain: false,
+      attachment: { date: "2026-12-04", type: "date" },
+      type: "attachment",
+      uuid: randomUUID(),
+      sessionId: id,
+    };
+    // A user entry with an attachment-shaped value inside it: nothing of it is cut.
+    const nested = {
+      ...next("user", [{ type: "text", text: "Look" }]),
+      parentUuid: otherOrder.uuid,
+    };
+    const { parentUuid, ...rest } = nested;
+    const holding = {
+      parentUuid,
+      x: { attachment: { type: "date", date: "2026-12-04" }, type: "attachment", uuid: "u" },
+      ...rest,
+    };
+    await write(
+      id,
+      [first, typeFirst, otherOrder, holding].map((entry) => JSON.stringify(entry)),
+    );
+    const entries = await readTranscriptEntries(join(project, `${id}.jsonl`));
+    expect(entries.slice(1)).toEqual([typeFirst, otherOrder, holding]);
   });
 
   it("an id that is not a session id names no file, and a session in no project of the cwd is looked up as the SDK does", async () => {
