@@ -40,7 +40,7 @@ const TURN_PHASES = [
 ] as const;
 /**
  * Claude Code's first turn as each side receives its messages, on one clock: the agent's
- * marks (src/session/consumer.ts) and the fresh SDK process's (sdk-first-turn-host.mjs).
+ * marks (src/session/stream/consumer.ts) and the fresh SDK process's (sdk-first-turn-host.mjs).
  * Where the two part tells Claude Code's own time from what the agent adds.
  */
 const CLAUDE_MILESTONES = [

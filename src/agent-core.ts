@@ -22,25 +22,29 @@ import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
 import type { ClaudeTranscripts } from "./claude/transcripts.js";
 import { AuthRequiredError, echoed, InvalidParamsError, SessionNotFoundError } from "./errors.js";
 import { log } from "./logger.js";
-import { hostQueryOptions } from "./session/claude-env.js";
-import { conversationChain } from "./session/continuations.js";
-import { archiveFilter, SessionHistory } from "./session/history.js";
-import { mcpServersToClaude } from "./session/mcp-servers.js";
-import { isModelId } from "./session/model-ids.js";
-import { type KnownModels, ModelCache, modelCachePath } from "./session/model-cache.js";
-import { ClaudeProcesses } from "./session/processes.js";
+import { hostQueryOptions } from "./session/configuration/claude-env.js";
+import { conversationChain } from "./session/lifecycle/continuations.js";
+import { archiveFilter, SessionHistory } from "./session/lifecycle/history.js";
+import { mcpServersToClaude } from "./session/configuration/mcp-servers.js";
+import { isModelId } from "./session/configuration/model-ids.js";
+import {
+  type KnownModels,
+  ModelCache,
+  modelCachePath,
+} from "./session/configuration/model-cache.js";
+import { ClaudeProcesses } from "./session/lifecycle/processes.js";
 import { SessionRegistry } from "./session/registry.js";
-import { clientSetup, type ClientSetup } from "./session/client-setup.js";
-import { SavedPrompts } from "./session/saved-prompts.js";
+import { clientSetup, type ClientSetup } from "./session/configuration/client-setup.js";
+import { SavedPrompts } from "./session/lifecycle/saved-prompts.js";
 import {
   type ConversationReader,
   readingAhead,
   savedConversations,
   savedIn,
-} from "./session/saved.js";
+} from "./session/lifecycle/saved.js";
 import { Session } from "./session/session.js";
-import { type AdapterSettings, loadAdapterSettings } from "./session/settings.js";
-import { clientTitle } from "./session/titles.js";
+import { type AdapterSettings, loadAdapterSettings } from "./session/configuration/settings.js";
+import { clientTitle } from "./session/stream/titles.js";
 import type { ProviderConfig } from "./providers/provider-config.js";
 import { Providers, type ProviderListing } from "./providers/providers.js";
 
@@ -267,7 +271,7 @@ export class AgentCore {
     return session;
   }
 
-  /** A saved session of the cwd (see session/saved.ts): its conversations, oldest first. */
+  /** A saved session of the cwd (session/lifecycle/saved.ts): its conversations, oldest first. */
   private async saved(
     params: { sessionId: string; cwd: string; _meta?: unknown },
     options = sessionMetaOptions(params._meta),

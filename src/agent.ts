@@ -25,7 +25,7 @@ import {
   providersSetParams,
   requireProviderId,
 } from "./acp/provider-params.js";
-import { sessionClient } from "./acp/child-sessions.js";
+import { sessionClient } from "./acp/session-client.js";
 import {
   withUnstableCapabilities,
   type UnstableClientCapabilities,

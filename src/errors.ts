@@ -91,7 +91,7 @@ export class ClaudeStartError extends ClaudeProcessExitedError {
   override readonly name = "ClaudeStartError";
 }
 
-/** The Claude Code process stopped answering and was ended (see session/watchdog.ts). */
+/** The Claude Code process stopped answering and was ended (see session/lifecycle/watchdog.ts). */
 export class ClaudeNotRespondingError extends ClaudeProcessExitedError {
   override readonly name = "ClaudeNotRespondingError";
 }

@@ -20,7 +20,7 @@ import {
 } from "@anthropic-ai/claude-agent-sdk";
 import { resolveClaudeExecutable } from "../../src/claude/executable.js";
 import { hostOptions } from "../../src/claude/sdk-query.js";
-import { hostQueryOptions } from "../../src/session/claude-env.js";
+import { hostQueryOptions } from "../../src/session/configuration/claude-env.js";
 import { AsyncQueue } from "../../src/util/async-queue.js";
 
 export type MessageListener = (message: SDKMessage, at: number) => void;

@@ -6,8 +6,8 @@ import {
   type InitializeResponse,
 } from "@agentclientprotocol/sdk";
 import { authMethods } from "./auth.js";
-import { MCP_CAPABILITIES } from "../session/mcp-servers.js";
-import { PROMPT_CAPABILITIES } from "../session/prompt.js";
+import { MCP_CAPABILITIES } from "../session/configuration/mcp-servers.js";
+import { PROMPT_CAPABILITIES } from "../session/turns/prompt.js";
 import { STEERING_META } from "./steering.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version.js";
 
@@ -20,7 +20,8 @@ export const AGENT_INFO: Implementation = {
 /** Only what this agent really supports; each entry is proven by a test. */
 export const AGENT_CAPABILITIES: AgentCapabilities = {
   loadSession: true,
-  // A prompt sent while one runs waits for it and gets its own answer (session/turn-queue.ts).
+  // A prompt sent while one runs waits for it and gets its own answer
+  // (session/turns/turn-queue.ts).
   _meta: { claudeCode: { promptQueueing: true } },
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
@@ -34,7 +35,8 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
     close: {},
     additionalDirectories: {},
     // Unstable in ACP; clients that do not know them ignore them. The system prompt RFD:
-    // `append` always, `override` declared (session-params.ts, session/client-setup.ts).
+    // `append` always, `override` declared (session-params.ts,
+    // session/configuration/client-setup.ts).
     // `title`: session/set_title, saved as Claude Code's /rename (AgentCore.setTitle).
     // `archive`: session/archive and unarchive, and the list's `archived` filter, with
     // Claude Code's own mark (AgentCore.setArchived).

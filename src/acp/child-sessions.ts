@@ -5,12 +5,22 @@ import type {
   StateUpdate,
 } from "@agentclientprotocol/sdk/unstable";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
-import type { ClientChannel } from "./channel.js";
-import { SessionClient } from "./session-client.js";
-import type { AgentClientCapabilities } from "./unstable-capabilities.js";
 
 /** A `session/update` of ACP's unstable schema (`subagent_update`, `session_message`...). */
 export type UnstableSessionUpdate = AnyUnstableSessionUpdate;
+
+/**
+ * What child sessions need of a session's client (session-client.ts): its id, the unstable
+ * updates it sends, and closing. Named here so that this module does not import the client.
+ */
+export interface ChildClient {
+  readonly sessionId: string;
+  sendUnstable(sessionId: string, update: UnstableSessionUpdate): Promise<void>;
+  close(): void;
+}
+
+/** Makes a child session's client, which reaches its parent through `route`. */
+export type ChildClientFactory<C extends ChildClient> = (sessionId: string, route: ChildRoute) => C;
 
 /** How a child session's client reaches its parent (see `SessionClient.route`). */
 export interface ChildRoute {
@@ -49,19 +59,19 @@ type WorkState = "running" | "requires_action" | "idle";
  * waits for the user, idle with a stop reason), and the messages between the two (the
  * launch prompt, the child's answer) appear in both sessions, each view naming the other.
  */
-export class ChildSessions {
-  private readonly children = new Map<string, Child>();
+export class ChildSessions<C extends ChildClient> {
+  private readonly children = new Map<string, Child<C>>();
   private closed = false;
   /** What the parent knows of a thread before the child is announced (its launching call). */
   describe: (thread: string) => ChildInfo | undefined = () => undefined;
 
   constructor(
-    private readonly parent: SessionClient,
-    private readonly context: ClientChannel,
+    private readonly parent: C,
+    private readonly newClient: ChildClientFactory<C>,
   ) {}
 
   /** The child's client; its first send announces the child. */
-  client(thread: string): SessionClient | undefined {
+  client(thread: string): C | undefined {
     if (this.closed) return undefined;
     return this.child(thread).client;
   }
@@ -111,15 +121,14 @@ export class ChildSessions {
     for (const child of this.children.values()) child.client.close();
   }
 
-  private child(thread: string): Child {
+  private child(thread: string): Child<C> {
     let child = this.children.get(thread);
     if (!child) {
       // A subagent launched by a subagent is announced on its immediate parent.
       const parentThread = this.describe(thread)?.parentThread;
       const parent = parentThread ? this.child(parentThread).client : this.parent;
       child = new Child(`${this.parent.sessionId}/${thread}`, parent, {
-        context: this.context,
-        capabilities: this.parent.capabilities,
+        newClient: this.newClient,
         describe: () => this.describe(thread),
       });
       this.children.set(thread, child);
@@ -129,8 +138,8 @@ export class ChildSessions {
 }
 
 /** One child session: its announcement, work state and last message. */
-class Child implements ChildRoute {
-  readonly client: SessionClient;
+class Child<C extends ChildClient> implements ChildRoute {
+  readonly client: C;
   state: WorkState | undefined;
   private info: ChildInfo = {};
   private cancellable = false;
@@ -142,14 +151,13 @@ class Child implements ChildRoute {
 
   constructor(
     readonly sessionId: string,
-    private readonly parent: SessionClient,
+    private readonly parent: ChildClient,
     deps: {
-      context: ClientChannel;
-      capabilities: AgentClientCapabilities;
+      newClient: ChildClientFactory<C>;
       describe: () => ChildInfo | undefined;
     },
   ) {
-    this.client = new SessionClient(deps.context, sessionId, deps.capabilities, this);
+    this.client = deps.newClient(sessionId, this);
     this.describe = deps.describe;
   }
 
@@ -289,15 +297,4 @@ class Child implements ChildRoute {
 /** The fields that are set. */
 function defined(info: ChildInfo): ChildInfo {
   return Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined));
-}
-
-/** A session's client, with child sessions when the client declares `subagents`. */
-export function sessionClient(
-  context: ClientChannel,
-  sessionId: string,
-  capabilities: AgentClientCapabilities,
-): SessionClient {
-  const client = new SessionClient(context, sessionId, capabilities);
-  if (capabilities.subagents) client.children = new ChildSessions(client, context);
-  return client;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { redact } from "../util/secrets.js";
 import { cleanJson, cleanMultiline, cleanSingleLine, isCleanPath } from "../util/text.js";
 import type { ClientChannel, TurnEnd } from "./channel.js";
-import type { ChildRoute, ChildSessions, UnstableSessionUpdate } from "./child-sessions.js";
+import { type ChildRoute, ChildSessions, type UnstableSessionUpdate } from "./child-sessions.js";
 import type { AgentClientCapabilities } from "./unstable-capabilities.js";
 import type {
   AvailableCommand,
@@ -59,7 +59,7 @@ export class SessionClient {
   /** Compactions already shown as tool calls: later reports update them. */
   private readonly compactionCalls = new Set<string>();
   /** The subagents shown as child sessions, for clients that declare `subagents`. */
-  children: ChildSessions | undefined;
+  children: SessionChildren | undefined;
 
   constructor(
     /** Where the messages go: the connection, through its protocol's adapter. */
@@ -329,4 +329,23 @@ export class SessionClient {
       ),
     );
   }
+}
+
+/** A session's child sessions, each with a client of its own. */
+export type SessionChildren = ChildSessions<SessionClient>;
+
+/** A session's client, with child sessions when the client declares `subagents`. */
+export function sessionClient(
+  context: ClientChannel,
+  sessionId: string,
+  capabilities: AgentClientCapabilities,
+): SessionClient {
+  const client = new SessionClient(context, sessionId, capabilities);
+  if (capabilities.subagents) {
+    client.children = new ChildSessions(
+      client,
+      (childId, route) => new SessionClient(context, childId, capabilities, route),
+    );
+  }
+  return client;
 }

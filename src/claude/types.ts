@@ -27,7 +27,10 @@ export type {
   SlashCommand,
 } from "@anthropic-ai/claude-agent-sdk";
 
-import type { CanUseTool, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { CanUseTool, SDKMessage, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+
+/** A message of Claude Code's about itself or its work (init, status, tasks, hooks...). */
+export type SystemMessage = Extract<SDKMessage, { type: "system" }>;
 
 /** The model Claude Code names on messages it makes up itself (API errors, `/usage`). */
 export const SYNTHETIC_MODEL = "<synthetic>";

@@ -4,7 +4,7 @@ import type { ClaudeQuery, OnMcpElicitation } from "../claude/query.js";
 import type { McpServerStatus } from "../claude/types.js";
 import { log } from "../logger.js";
 import { describeServer, describeServers, MCP_USAGE, type McpCommand } from "./command.js";
-import { mcpServerNotice } from "../session/notices.js";
+import { mcpServerNotice } from "../session/stream/notices.js";
 import { answerElicitation, elicitationId } from "./elicitation.js";
 import { signIn, type SignInOutcome } from "./sign-in.js";
 import { withLinkedSignal } from "../util/linked-signal.js";

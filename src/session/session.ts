@@ -18,6 +18,7 @@ import type {
   PermissionMode,
   SDKMessage,
   SDKResultMessage,
+  SystemMessage,
   UserContentBlock,
 } from "../claude/types.js";
 import type { ProviderLaunch } from "../claude/provider-env.js";
@@ -33,43 +34,43 @@ import { SessionMcp } from "../mcp/session-mcp.js";
 import type { PlanHandoff } from "../plan/handoff.js";
 import { plansDirectory } from "../plan/plan-file.js";
 import { withTimeout } from "../util/timeout.js";
-import { sessionEnvironment, sessionQueryOptions } from "./claude-env.js";
-import { ClaudeActivity } from "./claude-activity.js";
-import type { ClientSetup } from "./client-setup.js";
-import { ClaudeTasks } from "./claude-tasks.js";
-import { availableCommands } from "./commands.js";
-import { ClaudeMessageConsumer, type SystemMessage } from "./consumer.js";
-import type { KnownModels } from "./model-cache.js";
-import { ignoredOptionsNotice, limitNotice, startFailedNotice } from "./notices.js";
-import { OwnTurns } from "./own-turns.js";
-import { SystemMessages } from "./system-messages.js";
-import { continuationId } from "./continuations.js";
-import { SessionConfiguration } from "./configuration.js";
-import { outcomeOfResult, type TurnOutcome } from "./outcome.js";
-import { checkModelCommand } from "./model-ids.js";
-import { isSlashCommand, promptToClaude } from "./prompt.js";
-import { IdleClose } from "./idle-close.js";
-import { awaitsSteer, resendSteers, steer } from "./steering.js";
-import type { AdapterSettings } from "./settings.js";
-import { StreamTranslator } from "./stream.js";
-import type { ConversationReader } from "./saved.js";
-import { replayConversation, savedSubagent } from "./subagent-replay.js";
-import { Subagents } from "./subagents.js";
-import { SessionTerminals } from "./terminals.js";
-import { sessionCanUseTool } from "./tool-gate.js";
-import { ToolCallTracker } from "./tool-calls.js";
-import type { Turn } from "./turn.js";
-import { TurnQueue, userMessage } from "./turn-queue.js";
-import { UNFINISHED } from "./unfinished.js";
-import { PlanHandoffs } from "./plan-handoffs.js";
-import { addTurnUsage, UsageTracker } from "./usage.js";
-import { accountErrorNotice } from "./account-errors.js";
-import { RateLimitReporter } from "./rate-limits.js";
-import { UsageCommand } from "./usage-command.js";
-import type { RowState } from "./history.js";
-import { claudeTitlesItself, TitleWatcher } from "./titles.js";
-import { StartupWatch, START_TIMEOUT_MS } from "./startup.js";
-import { Watchdog, watchdogBounds } from "./watchdog.js";
+import { sessionEnvironment, sessionQueryOptions } from "./configuration/claude-env.js";
+import { ClaudeActivity } from "./background/claude-activity.js";
+import type { ClientSetup } from "./configuration/client-setup.js";
+import { ClaudeTasks } from "./background/claude-tasks.js";
+import { availableCommands } from "./stream/commands.js";
+import { ClaudeMessageConsumer } from "./stream/consumer.js";
+import type { KnownModels } from "./configuration/model-cache.js";
+import { ignoredOptionsNotice, limitNotice, startFailedNotice } from "./stream/notices.js";
+import { OwnTurns } from "./turns/own-turns.js";
+import { SystemMessages } from "./stream/system-messages.js";
+import { continuationId } from "./lifecycle/continuations.js";
+import { SessionConfiguration } from "./configuration/configuration.js";
+import { outcomeOfResult, type TurnOutcome } from "./turns/outcome.js";
+import { checkModelCommand } from "./configuration/model-ids.js";
+import { isSlashCommand, promptToClaude } from "./turns/prompt.js";
+import { IdleClose } from "./lifecycle/idle-close.js";
+import { awaitsSteer, resendSteers, steer } from "./turns/steering.js";
+import type { AdapterSettings } from "./configuration/settings.js";
+import { StreamTranslator } from "./stream/stream.js";
+import type { ConversationReader } from "./lifecycle/saved.js";
+import { replayConversation, savedSubagent } from "./background/subagent-replay.js";
+import { Subagents } from "./background/subagents.js";
+import { SessionTerminals } from "./background/terminals.js";
+import { sessionCanUseTool } from "./turns/tool-gate.js";
+import { ToolCallTracker } from "./stream/tool-calls.js";
+import type { Turn } from "./turns/turn.js";
+import { TurnQueue, userMessage } from "./turns/turn-queue.js";
+import { UNFINISHED } from "./turns/unfinished.js";
+import { PlanHandoffs } from "./turns/plan-handoffs.js";
+import { addTurnUsage, UsageTracker } from "./stream/usage.js";
+import { accountErrorNotice } from "./stream/account-errors.js";
+import { RateLimitReporter } from "./stream/rate-limits.js";
+import { UsageCommand } from "./stream/usage-command.js";
+import type { RowState } from "./lifecycle/history.js";
+import { claudeTitlesItself, TitleWatcher } from "./stream/titles.js";
+import { StartupWatch, START_TIMEOUT_MS } from "./lifecycle/startup.js";
+import { Watchdog, watchdogBounds } from "./lifecycle/watchdog.js";
 
 export interface SessionOptions {
   id: string;

@@ -10,8 +10,8 @@ import {
   apiErrorClass,
   statusInSentence,
   type ClaudeApiError,
-} from "../session/account-errors.js";
-import { outcomeOfResult } from "../session/outcome.js";
+} from "../session/stream/account-errors.js";
+import { outcomeOfResult } from "../session/turns/outcome.js";
 
 const failed = (result: string) =>
   ({ type: "result", subtype: "success", is_error: true, result }) as unknown as SDKResultMessage;

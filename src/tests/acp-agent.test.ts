@@ -5,7 +5,7 @@ import { methods, RequestError } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { unreadAnswer } from "../acp/oversized.js";
 import { CLIENT_FAILED, TOOL_USE_ABORTED, UNKNOWN_OPTION } from "../permissions/messages.js";
-import { CANCEL_GRACE_MS } from "../session/turn-queue.js";
+import { CANCEL_GRACE_MS } from "../session/turns/turn-queue.js";
 import {
   fakeClaude,
   result,

@@ -1,10 +1,11 @@
-// The settings the adapter reads itself before Claude Code starts (session/settings.ts): the
-// user's, the project's and the local file, later files winning, as Claude Code reads them.
+// The settings the adapter reads itself before Claude Code starts
+// (session/configuration/settings.ts): the user's, the project's and the local file, later files
+// winning, as Claude Code reads them.
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadAdapterSettings, settingsPaths } from "../session/settings.js";
+import { loadAdapterSettings, settingsPaths } from "../session/configuration/settings.js";
 import { isolatedEnv } from "./support/in-process.js";
 
 interface Files {

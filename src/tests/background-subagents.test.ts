@@ -4,7 +4,7 @@
 // run ends, or when the process running it ends, is closed then.
 import { methods } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { UNFINISHED } from "../session/unfinished.js";
+import { UNFINISHED } from "../session/turns/unfinished.js";
 import {
   assistant,
   result,

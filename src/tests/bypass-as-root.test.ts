@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { processMayBypass } from "../session/modes.js";
+import { processMayBypass } from "../session/configuration/modes.js";
 
 const ROOT = 0;
 

@@ -20,7 +20,7 @@ import { readStarts, type StoredPlan, startsText } from "../claude/start-plan.js
 import type { ModelInfo } from "../claude/types.js";
 import { setLogLevel } from "../logger.js";
 import { CODE_CACHE_MAX_BYTES, runWithCodeCache } from "../runtime/code-cache.js";
-import { ModelCache } from "../session/model-cache.js";
+import { ModelCache } from "../session/configuration/model-cache.js";
 import { CACHE_FILE_MAX_BYTES, readCacheFile, readCacheFileSync } from "../util/cache-file.js";
 import { writeWhole } from "../util/whole-file.js";
 

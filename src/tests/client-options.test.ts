@@ -204,7 +204,8 @@ describe("every option a client may set", () => {
     for (const [name, value] of Object.entries(SAMPLES)) {
       // The session applies these itself (configuration, directories) or as their own fields.
       if (["model", "effort", "permissionMode", "additionalDirectories"].includes(name)) continue;
-      // As session/claude-env.ts passes them: some as fields of their own, merged with the agent's.
+      // As session/configuration/claude-env.ts passes them: some as fields of their own, merged
+      // with the agent's.
       const query: ClaudeQueryOptions = ["mcpServers", "disallowedTools"].includes(name)
         ? { ...base, [name]: value }
         : name === "systemPrompt"

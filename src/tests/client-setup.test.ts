@@ -2,7 +2,7 @@
 // be applied), `_meta.systemPrompt` of older clients, options and extra roots.
 import { describe, expect, it } from "vitest";
 import { InvalidParamsError } from "../errors.js";
-import { clientSetup, rfdSystemPrompt } from "../session/client-setup.js";
+import { clientSetup, rfdSystemPrompt } from "../session/configuration/client-setup.js";
 
 const text = (t: string) => ({ type: "text", text: t });
 

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { installedSdk, sdkCodeCachePath } from "../claude/sdk-bundle.js";
 import { startsFile } from "../claude/start-plan.js";
-import { modelCachePath } from "../session/model-cache.js";
+import { modelCachePath } from "../session/configuration/model-cache.js";
 import { startE2E, stopAllE2E } from "./support/e2e/index.js";
 
 afterEach(stopAllE2E);

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
-import { startsMention } from "../session/mentions.js";
+import { startsMention } from "../session/turns/mentions.js";
 import { echo, waitingTurn } from "./support/e2e-turns/steering.js";
 import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";
 

@@ -16,7 +16,7 @@ import { getSessionInfo, getSessionMessages } from "@anthropic-ai/claude-agent-s
 import { afterEach, describe, expect, it } from "vitest";
 import { sdkTranscripts } from "../claude/transcripts.js";
 import { lastUserText, systemText, toolResults, type TurnSpec } from "../scripted-api/index.js";
-import { continuationId } from "../session/continuations.js";
+import { continuationId } from "../session/lifecycle/continuations.js";
 import { poll, startE2E, stopAllE2E, timed } from "./support/e2e/index.js";
 import { planThenImplement, setMode } from "./support/e2e-turns/index.js";
 import {

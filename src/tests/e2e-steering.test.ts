@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
-import { MAX_PENDING_STEERS } from "../session/steering.js";
+import { MAX_PENDING_STEERS } from "../session/turns/steering.js";
 import { lastUserText, toolResults, type RecordedRequest } from "../scripted-api/index.js";
 import { echo, STEER, waitingTurn } from "./support/e2e-turns/steering.js";
 import { startE2E, stopAllE2E, type E2E } from "./support/e2e/index.js";

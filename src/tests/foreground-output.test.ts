@@ -1,4 +1,4 @@
-// A foreground command's output while it runs (session/terminals.ts): once Claude Code
+// A foreground command's output while it runs (session/background/terminals.ts): once Claude Code
 // reports the command as a task, its output file is followed; whichever of the task's end
 // and the result comes first, the output is sent once, and the exit only with the result.
 import { appendFile, mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
@@ -8,8 +8,8 @@ import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import type { SessionClient } from "../acp/session-client.js";
 import { taskOutputFile } from "../claude/task-output.js";
-import { SessionTerminals } from "../session/terminals.js";
-import type { TrackedToolCall } from "../session/tool-calls.js";
+import { SessionTerminals } from "../session/background/terminals.js";
+import type { TrackedToolCall } from "../session/stream/tool-calls.js";
 
 const CALL: TrackedToolCall = {
   id: "toolu_fg",

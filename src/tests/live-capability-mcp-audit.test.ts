@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TurnSpec } from "../scripted-api/index.js";
-import { mcpServersToClaude } from "../session/mcp-servers.js";
+import { mcpServersToClaude } from "../session/configuration/mcp-servers.js";
 import { optionsShown, presentationOf } from "./support/audit/choices.js";
 import { askOf, toolResultText } from "./support/audit/expect.js";
 import { LIVE_AUDIT, runAudit, type AuditRun } from "./support/audit/run.js";

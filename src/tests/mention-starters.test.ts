@@ -3,7 +3,7 @@
 // a Claude Code upgrade that starts mentions after another character fails CI instead of
 // reading files unasked. e2e-mention-starters.test.ts checks the same by what the binary does.
 import { describe, expect, it } from "vitest";
-import { MENTION_PUNCTUATION, startsMention } from "../session/mentions.js";
+import { MENTION_PUNCTUATION, startsMention } from "../session/turns/mentions.js";
 import { scanClaudeCli, stringLiteral } from "./support/claude-cli-source.js";
 
 const LITERAL = String.raw`((?:[^"\\\n]|\\.){1,200})`;

@@ -8,7 +8,7 @@ import { methods, type SessionConfigOption } from "@agentclientprotocol/sdk";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { ModelInfo } from "../claude/types.js";
 import { log } from "../logger.js";
-import { claudeOwnModel } from "../session/own-model.js";
+import { claudeOwnModel } from "../session/configuration/own-model.js";
 import { fakeClaude, result } from "./support/fake-claude.js";
 import { connectInProcess, isolatedEnv } from "./support/in-process.js";
 

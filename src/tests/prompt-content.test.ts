@@ -5,8 +5,8 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import type { UserContentBlock } from "../claude/types.js";
-import { MENTION_PUNCTUATION, startsMention } from "../session/mentions.js";
-import { promptToClaude } from "../session/prompt.js";
+import { MENTION_PUNCTUATION, startsMention } from "../session/turns/mentions.js";
+import { promptToClaude } from "../session/turns/prompt.js";
 import { InvalidParamsError } from "../errors.js";
 
 /** Claude Code's mention starts in a text (e2e-mention-starters.test.ts observes them). */

@@ -9,7 +9,7 @@ import { spawnDifference } from "../claude/early-start.js";
 import { log, setLogLevel } from "../logger.js";
 import type { ProviderConfig } from "../providers/provider-config.js";
 import { Providers } from "../providers/providers.js";
-import { hostQueryOptions } from "../session/claude-env.js";
+import { hostQueryOptions } from "../session/configuration/claude-env.js";
 import { holdSecrets, REDACTED } from "../util/secrets.js";
 
 const SECRET = "hdr-secret-5e1d";

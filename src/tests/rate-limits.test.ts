@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { toRequestError } from "../acp/errors.js";
 import type { RateLimitInfo, SDKAssistantMessage, SDKResultMessage } from "../claude/types.js";
 import { ClaudeAccountError } from "../errors.js";
-import { outcomeOfResult } from "../session/outcome.js";
+import { outcomeOfResult } from "../session/turns/outcome.js";
 import {
   RateLimitReporter,
   RateLimitWarnings,
@@ -13,8 +13,8 @@ import {
   rateLimitSentence,
   resetTime,
   windowLine,
-} from "../session/rate-limits.js";
-import { UsageCommand } from "../session/usage-command.js";
+} from "../session/stream/rate-limits.js";
+import { UsageCommand } from "../session/stream/usage-command.js";
 
 beforeAll(() => {
   process.env.TZ = "UTC";

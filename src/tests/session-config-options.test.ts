@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ModelInfo } from "../claude/types.js";
 import { TOOL_USE_ABORTED } from "../permissions/messages.js";
 import { IMPLEMENT_PLAN_PREFIX } from "../plan/handoff.js";
-import { continuationId } from "../session/continuations.js";
+import { continuationId } from "../session/lifecycle/continuations.js";
 import { fakeClaude, result, sdkMessage, streamedText, toolResult } from "./support/fake-claude.js";
 import { connectInProcess, isolatedEnv, type InProcessOptions } from "./support/in-process.js";
 

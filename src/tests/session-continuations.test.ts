@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { continuationId, conversationChain, MAX_CONTINUATIONS } from "../session/continuations.js";
+import {
+  continuationId,
+  conversationChain,
+  MAX_CONTINUATIONS,
+} from "../session/lifecycle/continuations.js";
 
 const HEAD = "11111111-1111-4111-8111-111111111111";
 const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

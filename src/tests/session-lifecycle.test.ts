@@ -10,8 +10,8 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClaudeTranscriptMessage } from "../claude/transcripts.js";
-import { continuationId } from "../session/continuations.js";
-import { LIST_PAGE_SIZE } from "../session/history.js";
+import { continuationId } from "../session/lifecycle/continuations.js";
+import { LIST_PAGE_SIZE } from "../session/lifecycle/history.js";
 import { fakeClaude, result, streamedText, type FakeClaudeQuery } from "./support/fake-claude.js";
 import { FakeTranscripts, savedMessage } from "./support/fake-transcripts.js";
 import { connectInProcess, isolatedEnv, START_UPDATES } from "./support/in-process.js";

@@ -14,7 +14,7 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClaudeInitialization, StartClaudeQuery } from "../claude/query.js";
 import type { ModelInfo } from "../claude/types.js";
-import { modelCachePath } from "../session/model-cache.js";
+import { modelCachePath } from "../session/configuration/model-cache.js";
 import { deferred, type Deferred } from "../util/deferred.js";
 import { fakeClaude, result, streamedText, type FakeClaudeQuery } from "./support/fake-claude.js";
 import { connectInProcess, isolatedEnv } from "./support/in-process.js";

@@ -5,7 +5,7 @@ import { methods, type ContentBlock } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
 import { createAgent } from "../agent.js";
-import { MAX_PENDING_STEERS } from "../session/steering.js";
+import { MAX_PENDING_STEERS } from "../session/turns/steering.js";
 import { client } from "@agentclientprotocol/sdk";
 import type { SDKUserMessage } from "../claude/types.js";
 import { ZED } from "./support/client-handshakes.js";

@@ -1,7 +1,7 @@
 // In process: a command shown as a terminal that the turn leaves without a result ends its
 // terminal (conventions: every terminal gets its exit), instead of turning into plain text.
 import { describe, expect, it } from "vitest";
-import { UNFINISHED } from "../session/unfinished.js";
+import { UNFINISHED } from "../session/turns/unfinished.js";
 import { result, toolResult, toolUse } from "./support/fake-claude.js";
 import { fakeSession } from "./support/fake-session.js";
 

@@ -1,11 +1,15 @@
 // Unit: a shell command as a terminal (src/tools/terminal.ts) and the bounded reader of a
-// background command's growing output file (src/session/output-tail.ts).
+// background command's growing output file (src/session/background/output-tail.ts).
 import { execFileSync } from "node:child_process";
 import { appendFile, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { OutputTail, TAIL_READ_BYTES, TAIL_TOTAL_BYTES } from "../session/output-tail.js";
+import {
+  OutputTail,
+  TAIL_READ_BYTES,
+  TAIL_TOTAL_BYTES,
+} from "../session/background/output-tail.js";
 import {
   backgroundCommand,
   backgroundExit,

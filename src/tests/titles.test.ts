@@ -15,7 +15,7 @@ import {
   TITLED_FIRST_LOOK_MS,
   TitleWatcher,
   type TitleSource,
-} from "../session/titles.js";
+} from "../session/stream/titles.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "titles-test-"));
 const SAVED = "7c1f7a52-64e0-4b2f-8d7e-3a8a5e0f1b11";

@@ -1,6 +1,6 @@
 import type { ToolCall } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { ToolCallTracker } from "../session/tool-calls.js";
+import { ToolCallTracker } from "../session/stream/tool-calls.js";
 
 const toolCall = (id: string): ToolCall => ({ toolCallId: id, title: "ls" });
 

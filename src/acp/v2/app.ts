@@ -1,7 +1,7 @@
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { AgentCore, type AgentDependencies } from "../../agent-core.js";
 import type { Session } from "../../session/session.js";
-import { sessionClient } from "../child-sessions.js";
+import { sessionClient } from "../session-client.js";
 import { withRequestErrors } from "../errors.js";
 import { providerConfigOf, requireProviderId } from "../provider-params.js";
 import { STEERING_METHOD, steeringParams } from "../steering.js";

@@ -5,7 +5,7 @@ import { PROMPT_REQUIRED, type SteeringParams, type SteeringResponse } from "../
 import type { PromptLifecycle } from "./prompts.js";
 
 /**
- * `_session/steering` on v2, with v1's rules (session/steering.ts): the message joins the
+ * `_session/steering` on v2, with v1's rules (session/turns/steering.ts): the message joins the
  * running turn, or, with none running, is `promptRequired` when the client asked so. A
  * steer that starts a turn goes through v2's prompt lifecycle, so the client hears that turn
  * as a prompt's (its user message, `running`, then `idle`), in order with the others;

@@ -1,0 +1,158 @@
+import type { SessionConfigOption, SessionConfigSelectOption } from "@agentclientprotocol/sdk";
+import type { EffortLevel, ModelInfo, PermissionMode } from "../../claude/types.js";
+import { cleanSingleLine } from "../../util/text.js";
+import { availableModes, type ModeConditions } from "./modes.js";
+
+/** Config option ids; each is defined here once. */
+export const CONFIG_IDS = {
+  mode: "mode",
+  model: "model",
+  effort: "effort",
+  fastMode: "fast_mode",
+} as const;
+
+/** The model option value meaning "Claude Code's default model". */
+export const DEFAULT_MODEL = "default";
+/** The effort option value meaning "the model's default effort". */
+export const DEFAULT_EFFORT = "default";
+
+export type EffortChoice = EffortLevel | typeof DEFAULT_EFFORT;
+
+/** What the session runs with, as the client can change it. */
+export interface SessionSettingsState {
+  mode: PermissionMode;
+  /** A model option value (an alias such as "sonnet", or a full model id). */
+  model: string;
+  effort: EffortChoice;
+  fastMode: boolean;
+}
+
+export interface ConfigContext {
+  models: readonly ModelInfo[];
+  /** The model Claude Code runs unless the client picks another: offered even when `models` lacks it. */
+  ownModel: string;
+  conditions: ModeConditions;
+  /** The client renders `type: "boolean"` options (clientCapabilities.session.configOptions.boolean). */
+  booleanOptions: boolean;
+}
+
+const EFFORT_NAMES: Record<EffortLevel, string> = {
+  low: "Low",
+  medium: "Medium",
+  high: "High",
+  xhigh: "Extra high",
+  max: "Max",
+};
+
+/** The model option a value names: its value, its resolved id, or its display name. */
+export function resolveModelValue(
+  value: string,
+  models: readonly ModelInfo[],
+): ModelInfo | undefined {
+  const wanted = value.trim().toLowerCase();
+  return (
+    models.find((m) => m.value.toLowerCase() === wanted) ??
+    models.find((m) => m.resolvedModel?.toLowerCase() === wanted) ??
+    models.find((m) => m.displayName.toLowerCase() === wanted)
+  );
+}
+
+export function currentModelInfo(
+  state: SessionSettingsState,
+  models: readonly ModelInfo[],
+): ModelInfo | undefined {
+  return resolveModelValue(state.model, models);
+}
+
+export function supportedEfforts(model: ModelInfo | undefined): EffortLevel[] {
+  return model?.supportsEffort ? (model.supportedEffortLevels ?? []) : [];
+}
+
+/** The model values offered beside Claude Code's list: its own model and the current one. */
+export function unlistedModels(state: SessionSettingsState, context: ConfigContext): string[] {
+  const values = new Set([context.ownModel, state.model]);
+  return [...values].filter((value) => !context.models.some((m) => m.value === value));
+}
+
+function modelOptions(
+  state: SessionSettingsState,
+  context: ConfigContext,
+): SessionConfigSelectOption[] {
+  return [
+    ...context.models.map((m) => ({
+      value: m.value,
+      name: cleanSingleLine(m.displayName) || m.value,
+      ...(m.description ? { description: cleanSingleLine(m.description) } : {}),
+    })),
+    ...unlistedModels(state, context).map((value) => ({
+      value,
+      name: cleanSingleLine(value) || value,
+    })),
+  ];
+}
+
+/** The full, ordered list of config options (array order is significant in ACP). */
+export function configOptions(
+  state: SessionSettingsState,
+  context: ConfigContext,
+): SessionConfigOption[] {
+  const model = currentModelInfo(state, context.models);
+  const options: SessionConfigOption[] = [
+    {
+      id: CONFIG_IDS.mode,
+      name: "Mode",
+      category: "mode",
+      type: "select",
+      currentValue: state.mode,
+      options: availableModes(state.mode, context.conditions).map((mode) => ({
+        value: mode.id,
+        name: mode.name,
+        ...(mode.description ? { description: mode.description } : {}),
+      })),
+    },
+    {
+      id: CONFIG_IDS.model,
+      name: "Model",
+      category: "model",
+      type: "select",
+      currentValue: state.model,
+      options: modelOptions(state, context),
+    },
+  ];
+  const efforts = supportedEfforts(model);
+  if (efforts.length) {
+    options.push({
+      id: CONFIG_IDS.effort,
+      name: "Effort",
+      category: "thought_level",
+      type: "select",
+      currentValue: efforts.includes(state.effort as EffortLevel) ? state.effort : DEFAULT_EFFORT,
+      options: [
+        { value: DEFAULT_EFFORT, name: "Default", description: "The model's default effort" },
+        ...efforts.map((level) => ({ value: level, name: EFFORT_NAMES[level] })),
+      ],
+    });
+  }
+  if (model?.supportsFastMode) {
+    const common = {
+      id: CONFIG_IDS.fastMode,
+      name: "Fast mode",
+      category: "model_config",
+      description: "Faster output at a higher price",
+    };
+    options.push(
+      context.booleanOptions
+        ? { ...common, type: "boolean", currentValue: state.fastMode }
+        : {
+            ...common,
+            type: "select",
+            currentValue: state.fastMode ? "on" : "off",
+            options: [
+              { value: "off", name: "Off" },
+              { value: "on", name: "On" },
+            ],
+          },
+    );
+  }
+  return options;
+}

@@ -1,0 +1,103 @@
+import type { SessionMode, SessionModeState } from "@agentclientprotocol/sdk";
+import type { PermissionMode } from "../../claude/types.js";
+
+/**
+ * The Claude permission modes as the session offers them, with Claude Code's labels.
+ * ACP mode ids are the SDK wire ids (permission-extension.md, "Permission modes").
+ */
+export const MODE_CATALOG: Readonly<Record<PermissionMode, SessionMode>> = {
+  default: { id: "default", name: "Manual", description: "Ask before edits and commands" },
+  acceptEdits: {
+    id: "acceptEdits",
+    name: "Accept edits",
+    description: "Edit files in the working directories without asking",
+  },
+  plan: { id: "plan", name: "Plan", description: "Explore and plan; no edits or commands" },
+  auto: {
+    id: "auto",
+    name: "Auto",
+    description: "A classifier approves safe actions; ask when it cannot decide",
+  },
+  bypassPermissions: {
+    id: "bypassPermissions",
+    name: "Bypass permissions",
+    description: "Run everything without asking",
+  },
+  // Accepted from settings only; shown while it is the current mode.
+  dontAsk: {
+    id: "dontAsk",
+    name: "Don't ask",
+    description: "Deny anything not already allowed by rules",
+  },
+};
+
+/** Every Claude permission mode (what a `setMode` suggestion may name), once. */
+export const PERMISSION_MODES = Object.keys(MODE_CATALOG) as [PermissionMode, ...PermissionMode[]];
+
+/** The order modes are offered in. */
+const OFFERED: readonly PermissionMode[] = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "auto",
+  "bypassPermissions",
+];
+
+export interface ModeConditions {
+  /** The current model supports auto mode. */
+  modelSupportsAuto: boolean;
+  /** Settings disable auto mode (`permissions.disableAutoMode: "disable"`). */
+  autoDisabled: boolean;
+  /** This process may bypass permissions (`processMayBypass`) and settings allow it. */
+  bypassAllowed: boolean;
+}
+
+export function isModeAvailable(mode: PermissionMode, conditions: ModeConditions): boolean {
+  switch (mode) {
+    case "auto":
+      return conditions.modelSupportsAuto && !conditions.autoDisabled;
+    case "bypassPermissions":
+      return conditions.bypassAllowed;
+    case "dontAsk":
+      return false;
+    default:
+      return true;
+  }
+}
+
+/** The modes a client may select now; `dontAsk` appears only while it is current. */
+export function availableModes(current: PermissionMode, conditions: ModeConditions): SessionMode[] {
+  const modes = OFFERED.filter((mode) => isModeAvailable(mode, conditions)).map(
+    (m) => MODE_CATALOG[m],
+  );
+  if (!modes.some((mode) => mode.id === current)) modes.push(MODE_CATALOG[current]);
+  return modes;
+}
+
+export function modeState(current: PermissionMode, conditions: ModeConditions): SessionModeState {
+  return { currentModeId: current, availableModes: availableModes(current, conditions) };
+}
+
+/**
+ * Whether Claude Code lets this process bypass permissions, decided as it decides: as root
+ * only in a deliberate sandbox, `IS_SANDBOX` exactly "1" or `CLAUDE_CODE_BUBBLEWRAP` true.
+ * Asked to allow bypass otherwise, Claude Code refuses to start at all.
+ */
+export function processMayBypass(env: NodeJS.ProcessEnv, uid: number | undefined): boolean {
+  return uid !== 0 || env.IS_SANDBOX === "1" || envTruthy(env.CLAUDE_CODE_BUBBLEWRAP);
+}
+
+/** Claude Code's reading of a boolean environment variable. */
+function envTruthy(value: string | undefined): boolean {
+  return ["1", "true", "yes", "on"].includes((value ?? "").trim().toLowerCase());
+}
+
+/** A mode as written in settings: wire ids, plus `manual` as an alias of `default`. */
+export function modeFromSettings(value: unknown): PermissionMode | undefined {
+  if (value === "manual") return "default";
+  return typeof value === "string" && isPermissionMode(value) ? value : undefined;
+}
+
+export function isPermissionMode(value: string): value is PermissionMode {
+  return (PERMISSION_MODES as string[]).includes(value);
+}

@@ -1,0 +1,183 @@
+// A subscription's usage limits as Claude Code reports them (`rate_limit_event`): a warning
+// a person reads at a glance, in the words of Claude Code's terminal UI ("You've used 92% of
+// your 5-hour limit · resets 9:43pm (UTC)"), sent once per threshold crossed, and the state
+// as data an editor can draw a meter from.
+import type { RateLimitInfo } from "../../claude/types.js";
+import type { ClaudeNotice } from "./notices.js";
+
+type RateLimitWindow = NonNullable<RateLimitInfo["rateLimitType"]>;
+
+/** Each window's name, as Claude Code's terminal UI says it. */
+export const WINDOW_NAMES: Record<RateLimitWindow, string> = {
+  five_hour: "5-hour limit",
+  seven_day: "weekly limit",
+  seven_day_opus: "Opus limit",
+  seven_day_sonnet: "Sonnet limit",
+  seven_day_overage_included: "Fable limit",
+  overage: "usage credit limit",
+};
+
+/** The share of the window used, in whole percent (Claude Code rounds the same way). */
+export function percentUsed(utilization: number | undefined): number | undefined {
+  if (utilization === undefined || !Number.isFinite(utilization)) return undefined;
+  return Math.max(0, Math.floor(Math.round(utilization * 1e4) / 100));
+}
+
+/** "9:43pm (UTC)" today, "Dec 5, 9:43pm (UTC)" on another day: in the agent's time zone. */
+export function resetTime(epochSeconds: number, now: Date = new Date(), timeZone?: string): string {
+  const at = new Date(epochSeconds * 1000);
+  const zone = timeZone ? { timeZone } : {};
+  const day = (d: Date) =>
+    new Intl.DateTimeFormat("en-US", { ...zone, dateStyle: "medium" }).format(d);
+  const parts = new Intl.DateTimeFormat("en-US", {
+    ...zone,
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  const clock = `${part("hour")}:${part("minute")}${part("dayPeriod").toLowerCase()} (${part("timeZoneName")})`;
+  if (day(at) === day(now)) return clock;
+  const date = new Intl.DateTimeFormat("en-US", { ...zone, month: "short", day: "numeric" });
+  return `${date.format(at)}, ${clock}`;
+}
+
+/** Whether the replies are paid from usage credits (extra usage) past the plan's limit. */
+const usingCredits = (info: RateLimitInfo) => !!(info.isUsingOverage ?? info.overageInUse);
+
+/** The sentence for a state, as Claude Code's terminal UI words it; none for an unnamed window. */
+export function rateLimitSentence(info: RateLimitInfo, now: Date = new Date()): string | undefined {
+  if (info.errorCode === "credits_required") return "Credits are required to go on";
+  const window = info.rateLimitType;
+  const name = window ? WINDOW_NAMES[window] : undefined;
+  const at = info.resetsAt ? resetTime(info.resetsAt, now) : undefined;
+  if (usingCredits(info)) {
+    if (info.overageStatus === "allowed_warning") return "You're close to your usage credit limit";
+    const resets = name && at ? ` \u00b7 Your ${name} resets ${at}` : "";
+    return name ? `You're now using usage credits${resets}` : "Now using credits";
+  }
+  if (!name) return undefined;
+  const percent = percentUsed(info.utilization);
+  const head =
+    info.status === "rejected"
+      ? `You've hit your ${name}`
+      : percent !== undefined
+        ? `You've used ${percent}% of your ${name}`
+        : info.surpassedThreshold !== undefined
+          ? `Over ${percentUsed(info.surpassedThreshold)}% of your ${name} used`
+          : `Approaching ${name}`;
+  const exhausted = info.overageStatus === "rejected" ? "usage credits exhausted" : undefined;
+  return [head, at ? `resets ${at}` : undefined, exhausted].filter(Boolean).join(" \u00b7 ");
+}
+
+/**
+ * One window as a line of `/usage` ("5-hour limit: 92% used · resets 9:43pm (UTC)"), from
+ * what a reply's headers said of it; Claude Code reports no share of an allowed window.
+ */
+export function windowLine(info: RateLimitInfo, now: Date = new Date()): string | undefined {
+  const window = info.rateLimitType;
+  if (!window) return undefined;
+  const name = WINDOW_NAMES[window];
+  const percent = percentUsed(info.utilization);
+  const state =
+    info.status === "rejected"
+      ? "limit reached"
+      : percent !== undefined
+        ? `${percent}% used`
+        : "below the warning level";
+  const resets = info.resetsAt ? `resets ${resetTime(info.resetsAt, now)}` : undefined;
+  const line = [state, resets].filter(Boolean).join(" \u00b7 ");
+  return `${name[0]?.toUpperCase()}${name.slice(1)}: ${line}`;
+}
+
+/** Seconds since the epoch as ISO 8601, for the `_meta` that carries both. */
+const iso = (seconds: number | undefined) =>
+  seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
+
+/** The state as data (`usage_update._meta.claudeCode.rateLimit`); see the README. */
+export function rateLimitMeta(info: RateLimitInfo): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
+    status: info.status,
+    window: info.rateLimitType,
+    utilization: info.utilization,
+    percentUsed: percentUsed(info.utilization),
+    resetsAt: info.resetsAt,
+    resetsAtIso: iso(info.resetsAt),
+    overageStatus: info.overageStatus,
+    overageResetsAt: info.overageResetsAt,
+    overageResetsAtIso: iso(info.overageResetsAt),
+    overageDisabledReason: info.overageDisabledReason,
+    usingOverage: info.isUsingOverage ?? info.overageInUse,
+    errorCode: info.errorCode,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * Decides which states the user is told of: a warning once per threshold crossed in a
+ * window (Claude Code's `surpassedThreshold`, else each tenth of the window), again after
+ * the window resets or the state went back to allowed; a limit hit or an overage state
+ * each time it changes.
+ */
+export class RateLimitWarnings {
+  private readonly told = new Set<string>();
+
+  /** The notice for this state, if the user has not been told of it yet. */
+  observe(info: RateLimitInfo, now: Date = new Date()): ClaudeNotice | undefined {
+    const window = info.rateLimitType ?? "unknown";
+    if (info.status === "allowed" && !usingCredits(info)) {
+      // Back under the limits: a later crossing is told again.
+      for (const key of [...this.told]) if (key.startsWith(`${window}:`)) this.told.delete(key);
+      return undefined;
+    }
+    const step =
+      info.status === "rejected"
+        ? "rejected"
+        : info.surpassedThreshold !== undefined
+          ? `over-${info.surpassedThreshold}`
+          : `tenth-${Math.floor((percentUsed(info.utilization) ?? 0) / 10)}`;
+    const key = `${window}:${info.resetsAt ?? ""}:${step}:${info.overageStatus ?? ""}:${usingCredits(info)}`;
+    if (this.told.has(key)) return undefined;
+    const sentence = rateLimitSentence(info, now);
+    if (!sentence) return undefined;
+    this.told.add(key);
+    // Past the limit on usage credits the replies go on: spend to know of, not an error.
+    if (usingCredits(info))
+      return { kind: "rate_limit_credits", severity: "warning", title: sentence };
+    return {
+      kind: info.status === "rejected" ? "rate_limit_reached" : "rate_limit_warning",
+      severity: info.status === "rejected" ? "error" : "warning",
+      title: sentence,
+    };
+  }
+}
+
+/** The session's view of its limits: what to tell, and the latest state for usage updates. */
+export class RateLimitReporter {
+  private readonly warnings = new RateLimitWarnings();
+  private latest: Record<string, unknown> | undefined;
+  private readonly byWindow = new Map<string, RateLimitInfo>();
+
+  /** Claude Code reported a state: the notice to send, if any. */
+  report(info: RateLimitInfo, now: Date = new Date()): ClaudeNotice | undefined {
+    this.latest = rateLimitMeta(info);
+    if (info.rateLimitType) this.byWindow.set(info.rateLimitType, info);
+    return this.warnings.observe(info, now);
+  }
+
+  /** The latest state of each window reported so far, in the order first reported. */
+  get windows(): RateLimitInfo[] {
+    return [...this.byWindow.values()];
+  }
+
+  /** The latest state, as data (see rateLimitMeta); none reported yet: undefined. */
+  get state(): Record<string, unknown> | undefined {
+    return this.latest;
+  }
+
+  /** A usage update carrying the latest state in `_meta.claudeCode.rateLimit`. */
+  withState<U extends { _meta?: Record<string, unknown> | null }>(usage: U): U {
+    if (!this.latest) return usage;
+    return { ...usage, _meta: { ...usage._meta, claudeCode: { rateLimit: this.latest } } };
+  }
+}
