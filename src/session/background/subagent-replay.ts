@@ -5,6 +5,8 @@ import { nextTurn } from "../../util/next-turn.js";
 import { isRecord, stringField } from "../../tools/input.js";
 import { isClaudeCodeNote, type ReplayedMessage, type StreamTranslator } from "../stream/stream.js";
 import type { ConversationReader } from "../lifecycle/saved.js";
+import type { TurnQueue } from "../turns/turn-queue.js";
+import { UNFINISHED } from "../turns/unfinished.js";
 import { outcomeOf, resultOutcome, type SavedAgent, type Subagents } from "./subagents.js";
 
 /** The tool that sends an earlier subagent a message, resuming it when it is idle. */
@@ -40,6 +42,20 @@ export async function replayConversation(host: ReplayHost, conversation: string)
   }
   const agents = await host.transcripts.subagents(conversation, host.cwd);
   await new SubagentReplay(host, host.children, messages, agents).run();
+}
+
+/**
+ * A session's saved conversations as updates (session/load), oldest first (more than one
+ * after a plan handoff). Tool calls the transcripts leave without a result are closed, never
+ * left pending.
+ */
+export async function replaySession(
+  host: ReplayHost & { turns: TurnQueue },
+  conversations: readonly string[],
+): Promise<void> {
+  for (const conversation of conversations) await replayConversation(host, conversation);
+  await host.turns.closeOpenToolCalls(() => UNFINISHED.noResult);
+  host.stream.endTurn();
 }
 
 /** Messages replayed between two turns of the event loop, after the first. */

@@ -1,0 +1,126 @@
+// A session's Claude Code process: the one that runs, starting one, and replacing it when the
+// session goes idle, the provider changes or a plan handoff starts a new conversation. One
+// private conversation at a time; a process started after the first prompt resumes it.
+import type { ProviderLaunch } from "../../claude/provider-env.js";
+import type { ClaudeQuery, ClaudeQueryOptions, StartClaudeQuery } from "../../claude/query.js";
+import { log } from "../../logger.js";
+import { continuationId } from "./continuations.js";
+
+/** The conversation a process starts: a new one under this id, or the saved one it resumes. */
+export type ProcessConversation = Pick<
+  ClaudeQueryOptions,
+  "sessionId" | "exactSessionId" | "resume"
+>;
+
+/** What the process needs of its session. */
+export interface SessionProcessHost {
+  /** For the log. */
+  id(): string;
+  /** Everything a process for this conversation starts with, in this mode. */
+  queryOptions(
+    conversation: ProcessConversation,
+    mode: string,
+    provider: ProviderLaunch | undefined,
+  ): ClaudeQueryOptions;
+  startQuery: StartClaudeQuery;
+  /** A process was started: the session reads its messages. */
+  started(query: ClaudeQuery): void;
+  /** Background work runs (a command, a subagent): it would die with the process. */
+  backgroundBusy(): boolean;
+}
+
+export class SessionProcess {
+  /** The process that runs, if one does. */
+  current: ClaudeQuery | undefined;
+  /** Claude's own id of the current private conversation (a plan handoff starts a new one). */
+  conversation: string;
+  /** True once a prompt reached Claude Code, so a restart resumes the transcript. */
+  private hasTranscript: boolean;
+  /** The provider the next process is started for. */
+  private provider: ProviderLaunch | undefined;
+  /** The provider changed since the process started: the next turn starts a new one. */
+  private rerouted = false;
+  /** Processes whose end was handled (a hung one's is handled before it is gone). */
+  private readonly ended = new WeakSet<ClaudeQuery>();
+
+  constructor(
+    private readonly host: SessionProcessHost,
+    conversation: { id: string; resume?: string | undefined },
+    provider: ProviderLaunch | undefined,
+  ) {
+    this.conversation = conversation.resume ?? conversation.id;
+    this.hasTranscript = conversation.resume !== undefined;
+    this.provider = provider;
+  }
+
+  /** A prompt reached Claude Code: a later process resumes the conversation. */
+  promptSent(): void {
+    this.hasTranscript = true;
+  }
+
+  /** Whether this process's end is handled now: false if it was already. */
+  endOnce(query: ClaudeQuery): boolean {
+    if (this.ended.has(query)) return false;
+    this.ended.add(query);
+    return true;
+  }
+
+  /** Whether the process's end was handled. */
+  hasEnded(query: ClaudeQuery): boolean {
+    return this.ended.has(query);
+  }
+
+  start(mode: string, fresh: { exactSessionId?: boolean } = {}): ClaudeQuery {
+    this.rerouted = false; // a process started now has the provider's environment
+    const conversation = this.hasTranscript
+      ? { resume: this.conversation }
+      : { sessionId: this.conversation, ...fresh };
+    const query = this.host.startQuery(this.host.queryOptions(conversation, mode, this.provider));
+    this.current = query;
+    this.host.started(query);
+    return query;
+  }
+
+  /** The process a turn sends its prompt to: started now if there is none. */
+  live(mode: string): ClaudeQuery {
+    this.restartIfRerouted();
+    return this.current ?? this.start(mode);
+  }
+
+  /** Ends the process; the next turn starts another, which resumes the conversation. */
+  restart(): void {
+    const query = this.current;
+    this.current = undefined;
+    query?.close();
+  }
+
+  /**
+   * The client set another provider: the process is replaced when nothing needs it (`idle`),
+   * or else when the next turn comes, once no background work keeps it.
+   */
+  reroute(provider: ProviderLaunch | undefined, idle: boolean): void {
+    this.provider = provider;
+    this.rerouted = true;
+    if (idle) this.restartIfRerouted();
+  }
+
+  private restartIfRerouted(): void {
+    if (!this.rerouted || !this.current || this.host.backgroundBusy()) return;
+    log.debug(
+      `session ${this.host.id()}: the provider changed; its Claude Code process is replaced`,
+    );
+    this.rerouted = false;
+    this.restart();
+  }
+
+  /** Drops the private conversation for a new one (a plan handoff); the transcript stays. */
+  newConversation(mode: string): ClaudeQuery {
+    const old = this.current;
+    this.conversation = continuationId(this.conversation);
+    this.hasTranscript = false;
+    const query = this.start(mode, { exactSessionId: true });
+    old?.close();
+    this.hasTranscript = true;
+    return query;
+  }
+}

@@ -1,0 +1,62 @@
+// A live message of Claude Code that is neither a result nor a system message, as session
+// updates: rate-limit reports become notices and usage, an API error stays with its turn, a
+// plan and `/usage` are noted, and every message goes through the stream translator.
+import type { UsageUpdate } from "@agentclientprotocol/sdk";
+import type { SessionClient } from "../../acp/session-client.js";
+import {
+  type SDKMessage,
+  type SDKResultMessage,
+  SYNTHETIC_MODEL,
+  type SystemMessage,
+} from "../../claude/types.js";
+import type { Subagents } from "../background/subagents.js";
+import type { PlanHandoffs } from "../turns/plan-handoffs.js";
+import type { Turn } from "../turns/turn.js";
+import type { RateLimitReporter } from "./rate-limits.js";
+import type { StreamTranslator } from "./stream.js";
+import type { UsageCommand } from "./usage-command.js";
+import type { UsageTracker } from "./usage.js";
+
+export type LiveMessage = Exclude<SDKMessage, SystemMessage | SDKResultMessage>;
+
+/** What showing a live message needs of its session. */
+export interface LiveMessageHost {
+  client: SessionClient;
+  stream: StreamTranslator;
+  subagents: Subagents;
+  usage: UsageTracker;
+  usageCommand: UsageCommand;
+  rateLimits: RateLimitReporter;
+  plans: PlanHandoffs;
+  /** The user's turn that runs, if one does. */
+  userTurn(): Turn | undefined;
+  send(update: () => Promise<void>): Promise<void>;
+  sendUsage(usage: UsageUpdate | undefined): Promise<void>;
+}
+
+export async function showLiveMessage(host: LiveMessageHost, message: LiveMessage): Promise<void> {
+  const { usage } = host;
+  if (message.type === "rate_limit_event") {
+    const notice = host.rateLimits.report(message.rate_limit_info);
+    if (notice) await host.send(() => host.client.sendNotice(notice));
+    return host.sendUsage(usage.update());
+  }
+  const turn = host.userTurn();
+  if (message.type === "assistant" && !message.parent_tool_use_id) {
+    if (message.error && turn) turn.apiError = message.error;
+    // Claude Code's synthetic error message: the error reaches the client as the
+    // prompt's JSON-RPC error, not as words from Claude.
+    // In a turn Claude Code started itself, its result's notice carries the error.
+    if (message.error && message.message.model === SYNTHETIC_MODEL) return;
+    host.plans.observe(message.message.content);
+    host.usageCommand.observe(message);
+  }
+  await host.send(() => host.stream.handle(message));
+  if (message.type === "user") await host.send(() => host.subagents.toolResults(message));
+  if (message.type === "stream_event" && !message.parent_tool_use_id) {
+    usage.observe(message.event);
+    // Each API call's end moves the context size: the client hears it then, not only at
+    // the end of the turn (the window is known from the first result on).
+    if (message.event.type === "message_delta") await host.sendUsage(usage.update());
+  }
+}
