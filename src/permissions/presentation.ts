@@ -1,6 +1,6 @@
 import { isAbsolute } from "node:path";
 import type { ToolCall, ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import { shellTitle } from "../tools/shell.js";
+import { shellTitle } from "../tools/renderers/shell.js";
 import { fencedContent } from "../tools/content.js";
 import { cleanJson, cleanMultiline, cleanSingleLine, isCleanPath } from "../util/text.js";
 import { COMPUTER_USE_PREFIX } from "./options/index.js";

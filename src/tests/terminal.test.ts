@@ -1,4 +1,4 @@
-// Unit: a shell command as a terminal (src/tools/terminal.ts) and the bounded reader of a
+// Unit: a shell command as a terminal (src/tools/renderers/terminal.ts) and the bounded reader of a
 // background command's growing output file (src/session/background/output-tail.ts).
 import { execFileSync } from "node:child_process";
 import { appendFile, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
@@ -21,7 +21,7 @@ import {
   terminalResultUpdate,
   terminalToolCall,
   withoutExitNote,
-} from "../tools/terminal.js";
+} from "../tools/renderers/terminal.js";
 
 describe("which clients get terminals", () => {
   it.each([

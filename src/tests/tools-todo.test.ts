@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { PlanEntry } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import type { ToolInput } from "../tools/index.js";
-import { TaskPlan, planEntriesFromTodos, taskResultFromText } from "../tools/todo.js";
+import { TaskPlan, planEntriesFromTodos, taskResultFromText } from "../tools/renderers/todo.js";
 
 interface Recorded {
   name: string;

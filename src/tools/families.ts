@@ -1,16 +1,16 @@
-import { agentFamily } from "./agent.js";
-import { editFamily } from "./edit.js";
-import { fallbackFamily } from "./fallback.js";
-import { mcpFamily, parseMcpToolName } from "./mcp.js";
-import { planFamily } from "./plan.js";
-import { questionFamily } from "./question.js";
-import { readFamily } from "./read.js";
-import { searchFamily } from "./search.js";
-import { shellFamily } from "./shell.js";
-import { skillFamily } from "./skill.js";
-import { todoFamily } from "./todo.js";
+import { agentFamily } from "./renderers/agent.js";
+import { editFamily } from "./renderers/edit.js";
+import { fallbackFamily } from "./renderers/fallback.js";
+import { mcpFamily, parseMcpToolName } from "./renderers/mcp.js";
+import { planFamily } from "./renderers/plan.js";
+import { questionFamily } from "./renderers/question.js";
+import { readFamily } from "./renderers/read.js";
+import { searchFamily } from "./renderers/search.js";
+import { shellFamily } from "./renderers/shell.js";
+import { skillFamily } from "./renderers/skill.js";
+import { todoFamily } from "./renderers/todo.js";
 import type { ToolFamily } from "./types.js";
-import { webFamily } from "./web.js";
+import { webFamily } from "./renderers/web.js";
 
 /** Each Claude tool's family; a new built-in tool gets a row here. */
 const FAMILIES: Readonly<Record<string, ToolFamily>> = {

@@ -1,6 +1,6 @@
 import type { SessionChildren } from "../../acp/session-client.js";
 import type { ClaudeSubagentTranscript, ClaudeTranscripts } from "../../claude/transcripts.js";
-import { SUBAGENT_TOOLS } from "../../tools/agent.js";
+import { SUBAGENT_TOOLS } from "../../tools/renderers/agent.js";
 import { nextTurn } from "../../util/next-turn.js";
 import { isRecord, stringField } from "../../tools/input.js";
 import { isClaudeCodeNote, type ReplayedMessage, type StreamTranslator } from "../stream/stream.js";

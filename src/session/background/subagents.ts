@@ -4,7 +4,7 @@ import type { SessionChildren } from "../../acp/session-client.js";
 import type { ClaudeQuery, ClaudeQueryOptions } from "../../claude/query.js";
 import type { SDKUserMessage, SystemMessage } from "../../claude/types.js";
 import { log } from "../../logger.js";
-import { SUBAGENT_TOOLS } from "../../tools/agent.js";
+import { SUBAGENT_TOOLS } from "../../tools/renderers/agent.js";
 import { stringField } from "../../tools/input.js";
 import type { ToolCallTracker } from "../stream/tool-calls.js";
 

@@ -16,7 +16,7 @@ import {
   type TerminalExit,
   type TerminalOutputKey,
   withoutExitNote,
-} from "../../tools/terminal.js";
+} from "../../tools/renderers/terminal.js";
 import { claudeCodeMeta } from "../../tools/tool-call.js";
 import type { ToolResultBlock } from "../../tools/types.js";
 import { OutputTail } from "./output-tail.js";

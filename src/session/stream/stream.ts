@@ -16,7 +16,7 @@ import {
   planEntriesFromTodos,
   TaskPlan,
   taskResultFromText,
-} from "../../tools/todo.js";
+} from "../../tools/renderers/todo.js";
 import {
   claudeCodeMeta,
   subagentMeta,

@@ -1,4 +1,4 @@
-import type { ToolFamily, ToolRenderer } from "./types.js";
+import type { ToolFamily, ToolRenderer } from "../types.js";
 
 const MCP_PREFIX = "mcp__";
 

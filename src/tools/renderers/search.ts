@@ -1,7 +1,7 @@
-import { booleanField, nonBlankField, numberField, stringField } from "./input.js";
-import { displayPath, locationOf } from "./paths.js";
-import { literalResult } from "./result-content.js";
-import type { ToolContext, ToolFamily, ToolInput, ToolRenderer } from "./types.js";
+import { booleanField, nonBlankField, numberField, stringField } from "../input.js";
+import { displayPath, locationOf } from "../paths.js";
+import { literalResult } from "../result-content.js";
+import type { ToolContext, ToolFamily, ToolInput, ToolRenderer } from "../types.js";
 
 type Rendering = ReturnType<ToolRenderer>;
 

@@ -1,9 +1,9 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import { diffContent, fencedContent } from "./content.js";
-import { isRecord, recordsField, stringField } from "./input.js";
-import { displayPath, locationOf } from "./paths.js";
-import { diffsFromPatch, patchHunks } from "./patch.js";
-import type { ResultRenderer, ToolContext, ToolFamily, ToolInput, ToolRenderer } from "./types.js";
+import { diffContent, fencedContent } from "../content.js";
+import { isRecord, recordsField, stringField } from "../input.js";
+import { displayPath, locationOf } from "../paths.js";
+import { diffsFromPatch, patchHunks } from "../patch.js";
+import type { ResultRenderer, ToolContext, ToolFamily, ToolInput, ToolRenderer } from "../types.js";
 
 type Rendering = ReturnType<ToolRenderer>;
 

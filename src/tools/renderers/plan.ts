@@ -1,7 +1,7 @@
-import { optionalText } from "./content.js";
-import { isRecord, stringField } from "./input.js";
-import { defaultResult } from "./result-content.js";
-import type { ResultRenderer, ToolFamily, ToolRenderer } from "./types.js";
+import { optionalText } from "../content.js";
+import { isRecord, stringField } from "../input.js";
+import { defaultResult } from "../result-content.js";
+import type { ResultRenderer, ToolFamily, ToolRenderer } from "../types.js";
 
 /** ExitPlanMode asks to approve the plan it carries; EnterPlanMode switches to planning. */
 const render: ToolRenderer = (input, _context, name) =>

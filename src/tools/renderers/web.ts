@@ -1,6 +1,6 @@
-import { optionalText } from "./content.js";
-import { nonBlankField, numberField, stringField } from "./input.js";
-import type { ToolFamily, ToolRenderer } from "./types.js";
+import { optionalText } from "../content.js";
+import { nonBlankField, numberField, stringField } from "../input.js";
+import type { ToolFamily, ToolRenderer } from "../types.js";
 
 /** WebFetch: "Fetch <url>" with the prompt as content; WebSearch: `Search "<query>"`. */
 const render: ToolRenderer = (input, _context, name) => {

@@ -1,8 +1,8 @@
-import { fencedContent, imageContent, textContent } from "./content.js";
-import { isRecord, numberField, stringField } from "./input.js";
-import { displayPath, locationOf } from "./paths.js";
-import { defaultResult, literalResult, resultImages } from "./result-content.js";
-import type { ResultRenderer, ToolFamily, ToolRenderer } from "./types.js";
+import { fencedContent, imageContent, textContent } from "../content.js";
+import { isRecord, numberField, stringField } from "../input.js";
+import { displayPath, locationOf } from "../paths.js";
+import { defaultResult, literalResult, resultImages } from "../result-content.js";
+import type { ResultRenderer, ToolFamily, ToolRenderer } from "../types.js";
 
 /** The line range of a Read as the title shows it: " (A - B)" or " (from line N)". */
 function rangeSuffix(offset: number | undefined, limit: number | undefined): string {

@@ -1,5 +1,5 @@
-import { nonBlankField } from "./input.js";
-import type { ToolFamily, ToolRenderer } from "./types.js";
+import { nonBlankField } from "../input.js";
+import type { ToolFamily, ToolRenderer } from "../types.js";
 
 /** Skill: "Load skill: <name>"; its arguments stay in rawInput. */
 const render: ToolRenderer = (input) => {

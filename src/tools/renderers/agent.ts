@@ -1,7 +1,7 @@
-import { optionalText, textContent } from "./content.js";
-import { isRecord, nonBlankField, recordsField, stringField } from "./input.js";
-import { defaultResult } from "./result-content.js";
-import type { ResultRenderer, ToolFamily, ToolRenderer } from "./types.js";
+import { optionalText, textContent } from "../content.js";
+import { isRecord, nonBlankField, recordsField, stringField } from "../input.js";
+import { defaultResult } from "../result-content.js";
+import type { ResultRenderer, ToolFamily, ToolRenderer } from "../types.js";
 
 /** The tools that launch a subagent: Agent, and Task on older CLIs. */
 export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(["Agent", "Task"]);

@@ -1,7 +1,7 @@
-import { cleanSingleLine } from "../util/text.js";
-import { optionalText } from "./content.js";
-import { recordsField, stringField } from "./input.js";
-import type { ToolFamily, ToolRenderer } from "./types.js";
+import { cleanSingleLine } from "../../util/text.js";
+import { optionalText } from "../content.js";
+import { recordsField, stringField } from "../input.js";
+import type { ToolFamily, ToolRenderer } from "../types.js";
 
 /** AskUserQuestion: a single question is the title; each question is shown as text. */
 const render: ToolRenderer = (input) => {

@@ -1,4 +1,4 @@
-import type { ToolFamily, ToolRenderer } from "./types.js";
+import type { ToolFamily, ToolRenderer } from "../types.js";
 
 /** Unknown tools (and SendMessage, Monitor, ListAgents...): the tool name is the title. */
 const render: ToolRenderer = (_input, _context, name) => ({

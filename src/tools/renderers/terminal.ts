@@ -1,9 +1,9 @@
 import { basename, isAbsolute, normalize } from "node:path";
 import type { ToolCall, ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import { cleanMultiline } from "../util/text.js";
-import { isRecord } from "./input.js";
-import { resultText } from "./result-content.js";
-import type { ToolResultBlock } from "./types.js";
+import { cleanMultiline } from "../../util/text.js";
+import { isRecord } from "../input.js";
+import { resultText } from "../result-content.js";
+import type { ToolResultBlock } from "../types.js";
 
 /**
  * A shell command as a terminal, for clients that declare `_meta.terminal_output` (Zed,

@@ -1,8 +1,8 @@
-import { cleanMultiline } from "../util/text.js";
-import { fencedContent, optionalText } from "./content.js";
-import { isRecord, stringField } from "./input.js";
-import { defaultResult, resultText } from "./result-content.js";
-import type { ResultRenderer, ToolFamily, ToolRenderer } from "./types.js";
+import { cleanMultiline } from "../../util/text.js";
+import { fencedContent, optionalText } from "../content.js";
+import { isRecord, stringField } from "../input.js";
+import { defaultResult, resultText } from "../result-content.js";
+import type { ResultRenderer, ToolFamily, ToolRenderer } from "../types.js";
 
 /** The non-blank lines of a command, each with its runs of whitespace collapsed. */
 function commandLines(command: string): string[] {

@@ -1,8 +1,8 @@
 import type { PlanEntry } from "@agentclientprotocol/sdk";
-import { nonBlankField, recordsField, stringField } from "./input.js";
-import { planEntry, planStatus } from "./plan-entry.js";
-import { defaultResult } from "./result-content.js";
-import type { ToolFamily, ToolInput, ToolRenderer } from "./types.js";
+import { nonBlankField, recordsField, stringField } from "../input.js";
+import { planEntry, planStatus } from "../plan-entry.js";
+import { defaultResult } from "../result-content.js";
+import type { ToolFamily, ToolInput, ToolRenderer } from "../types.js";
 
 export { TaskPlan, taskResultFromText } from "./task-plan.js";
 

@@ -1,7 +1,7 @@
 import type { PlanEntry, PlanEntryStatus } from "@agentclientprotocol/sdk";
-import { isRecord, recordsField, stringField } from "./input.js";
-import { planEntry, planStatus } from "./plan-entry.js";
-import type { ToolInput } from "./types.js";
+import { isRecord, recordsField, stringField } from "../input.js";
+import { planEntry, planStatus } from "../plan-entry.js";
+import type { ToolInput } from "../types.js";
 
 interface Task {
   subject: string;
