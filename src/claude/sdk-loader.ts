@@ -39,8 +39,6 @@ export const SDK_PRELOAD_DELAY_MS = 250;
  * answer is answered first; a load that fails is reported to the session that needs it.
  */
 export function preloadClaudeSdk(delayMs = SDK_PRELOAD_DELAY_MS): void {
-  const timer = setTimeout(() => {
-    if (!loading) void claudeSdk().catch(() => undefined);
-  }, delayMs);
+  const timer = setTimeout(() => void claudeSdk().catch(() => undefined), delayMs);
   timer.unref();
 }

@@ -65,11 +65,6 @@ export class SessionProcess {
     return true;
   }
 
-  /** Whether the process's end was handled. */
-  hasEnded(query: ClaudeQuery): boolean {
-    return this.ended.has(query);
-  }
-
   start(mode: string, fresh: { exactSessionId?: boolean } = {}): ClaudeQuery {
     this.rerouted = false; // a process started now has the provider's environment
     const conversation = this.hasTranscript

@@ -179,8 +179,7 @@ export class SessionStartup {
    */
   private async failed(query: ClaudeQuery, error: ClaudeStartError): Promise<void> {
     const { process, turns } = this.host;
-    if (this.host.closed() || process.hasEnded(query) || process.current !== query) return;
-    process.endOnce(query);
+    if (this.host.closed() || process.current !== query || !process.endOnce(query)) return;
     log.warn(`session ${this.host.id()}: ${error.message}`);
     process.current = undefined;
     query.close();
