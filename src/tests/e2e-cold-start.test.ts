@@ -2,14 +2,16 @@
 // Code has started, a prompt sent at once is answered, the models Claude Code reports
 // follow as config_option_update (and the next session offers them at once), and a Claude
 // Code that fails to start is reported by a notice and by the first prompt; a configuration
-// started before has its Claude Code started while the SDK loads, and the last new session's
-// Claude Code can be started at the agent's launch.
+// started before has its Claude Code started while the SDK loads, the SDK loads a moment after
+// initialize when nothing needs it yet, and the last new session's Claude Code can be started
+// at the agent's launch.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { startE2E, stopAllE2E } from "./support/e2e/index.js";
+import { SDK_PRELOAD_DELAY_MS } from "../claude/sdk-loader.js";
+import { poll, sleep, startE2E, stopAllE2E } from "./support/e2e/index.js";
 import { claudeProcesses } from "./support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
@@ -45,6 +47,21 @@ describe("the cold path", () => {
 
     const second = await e2e.newSession();
     expect(modelValues(second.configOptions)).toEqual(reported);
+  });
+
+  it("the agent loads the Claude SDK a moment after initialize when no session needs it yet, and not before initialize", async () => {
+    const SDK_LOADED = "mark claude-sdk-loaded";
+    const waiting = await startE2E({ initialize: false });
+    await sleep(SDK_PRELOAD_DELAY_MS + 1_000);
+    expect(waiting.log()).not.toContain(SDK_LOADED);
+    await waiting.initialize();
+    const loaded = await poll(
+      () => Promise.resolve(waiting.log().includes(SDK_LOADED) || undefined),
+      10_000,
+    );
+    expect(loaded).toBe(true);
+    // Nothing else was asked for: no Claude Code process started with it.
+    expect(await claudeProcesses(waiting)).toEqual([]);
   });
 });
 
