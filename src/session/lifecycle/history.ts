@@ -160,7 +160,7 @@ export class SessionHistory {
     const { archived } = request;
     const key = JSON.stringify([request.cwd ?? null, request.includeWorktrees, archived]);
     const kept = cursor.listing ? this.listings.get(cursor.listing) : undefined;
-    if (kept?.key === key) return this.cut(cursor.listing!, kept, cursor.offset);
+    if (kept?.key === key) return this.cut(cursor.listing!, kept, cursor.offset, false);
     // A first page, or a cursor of a listing no longer kept (the agent restarted): list
     // again, and go on after the cursor's last session.
     const id = randomUUID();
@@ -177,13 +177,25 @@ export class SessionHistory {
     const start = cursor.after
       ? listing.sessions.findIndex((session) => comesAfter(session, cursor.after))
       : 0;
-    return this.cut(id, listing, start < 0 ? listing.sessions.length : start);
+    return this.cut(id, listing, start < 0 ? listing.sessions.length : start, true);
   }
 
-  /** The page of `listing` from `start`: rows still there and unchanged, as many as fit. */
-  private async cut(id: string, listing: Listing, start: number): Promise<ListSessionsResponse> {
+  /**
+   * The page of `listing` from `start`: rows still there, as many as fit. A row written to
+   * since the listing was read is left to the next listing's first page, which shows it
+   * first; on a page read with its listing (`fresh`) it is shown as it is now, as no later
+   * listing is asked for (a session that ends as the page is read writes its last lines).
+   */
+  private async cut(
+    id: string,
+    listing: Listing,
+    start: number,
+    fresh: boolean,
+  ): Promise<ListSessionsResponse> {
     const { dirs } = listing;
     const kept: ClaudeSessionRow[] = [];
+    /** Where the last row kept stands in the listing, for the cursor. */
+    let lastListed: SavedSession | undefined;
     let at = start;
     let next: ListCursor | undefined;
     while (at < listing.sessions.length && next === undefined) {
@@ -191,12 +203,12 @@ export class SessionHistory {
       const rows = await this.transcripts.rows(batch);
       for (const [i, row] of rows.entries()) {
         const listed = batch[i]!;
-        if (!row || Math.abs(row.lastModified - listed.lastModified) >= 1) continue;
+        if (!row || (!fresh && Math.abs(row.lastModified - listed.lastModified) >= 1)) continue;
         if (dirs && !isOneOf(row.cwd, dirs)) continue;
         // Archived or unarchived since the listing was read.
         if (!shown(listing.archived, row.archived)) continue;
         if (kept.length === LIST_PAGE_SIZE) {
-          const last = kept.at(-1)!;
+          const last = lastListed!;
           next = {
             listing: id,
             offset: at + i,
@@ -205,6 +217,7 @@ export class SessionHistory {
           break;
         }
         kept.push(row);
+        lastListed = listed;
       }
       at += batch.length;
     }

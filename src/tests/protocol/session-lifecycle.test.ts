@@ -315,6 +315,24 @@ describe("session/list", () => {
     expect(second.nextCursor).toBeUndefined();
   });
 
+  it("a session written to while its page is listed (a process that ends writes its last lines) is shown as it is now, not left out", async () => {
+    const { agent, transcripts, cwd } = await setup();
+    transcripts.sessions.clear();
+    transcripts.add({ sessionId: "s-ending", cwd, summary: "ending", lastModified: 10_000 });
+    transcripts.add({ sessionId: "s-other", cwd, summary: "other", lastModified: 9_000 });
+    const saved = transcripts.saved.bind(transcripts);
+    vi.spyOn(transcripts, "saved").mockImplementation(async (dirs) => {
+      const listed = await saved(dirs);
+      transcripts.sessions.get("s-ending")!.info.lastModified = 10_004;
+      return listed;
+    });
+    const page = await agent.request(methods.agent.session.list, { cwd });
+    expect(page.sessions.map((s) => [s.sessionId, s.updatedAt])).toEqual([
+      ["s-ending", new Date(10_004).toISOString()],
+      ["s-other", new Date(9_000).toISOString()],
+    ]);
+  });
+
   it("the saved conversations are listed once for all the pages, and each page reads only the rows it shows", async () => {
     const { agent, transcripts, cwd } = await setup();
     for (let i = 0; i < 2 * LIST_PAGE_SIZE + 5; i++) {
