@@ -1,58 +1,42 @@
-import { homedir } from "node:os";
 import type {
   ContentBlock,
   PromptResponse,
   SessionConfigOption,
   SessionModeState,
-  UsageUpdate,
 } from "@agentclientprotocol/sdk";
 import type { SessionClient } from "../acp/session-client.js";
 import type { SteeringResponse } from "../acp/steering.js";
 import type { ProviderLaunch } from "../claude/provider-env.js";
-import { taskOutputFile } from "../claude/task-output.js";
-import type { CanUseTool, ModelInfo, UserContentBlock } from "../claude/types.js";
+import type { ModelInfo } from "../claude/types.js";
 import { log } from "../logger.js";
-import { parseMcpCommand, type McpCommand } from "../mcp/command.js";
-import { SessionMcp } from "../mcp/session-mcp.js";
-import { plansDirectory } from "../plan/plan-file.js";
-import { ClaudeActivity } from "./background/claude-activity.js";
-import { ClaudeTasks } from "./background/claude-tasks.js";
-import { replaySession, savedSubagent } from "./background/subagent-replay.js";
-import { Subagents } from "./background/subagents.js";
-import { SessionTerminals } from "./background/terminals.js";
-import { sessionEnvironment, sessionQueryOptions } from "./configuration/claude-env.js";
-import { checkModelCommand } from "./configuration/model-ids.js";
+import { backgroundParts, type BackgroundParts } from "./background/parts.js";
+import { replaySession } from "./background/subagent-replay.js";
+import { sessionQueryOptions } from "./configuration/claude-env.js";
 import type { RowState } from "./lifecycle/history.js";
-import { IdleClose } from "./lifecycle/idle-close.js";
+import { lifecycleParts, type LifecycleParts } from "./lifecycle/parts.js";
 import type { ConversationReader } from "./lifecycle/saved.js";
-import { SessionProcess } from "./lifecycle/session-process.js";
-import { SessionStartup } from "./lifecycle/session-startup.js";
-import { Watchdog, watchdogBounds } from "./lifecycle/watchdog.js";
 import { ClaudeMessageConsumer } from "./stream/consumer.js";
 import { showLiveMessage } from "./stream/live-messages.js";
-import { RateLimitReporter } from "./stream/rate-limits.js";
-import { StreamTranslator } from "./stream/stream.js";
-import { SystemMessages } from "./stream/system-messages.js";
-import { claudeTitlesItself, TitleWatcher } from "./stream/titles.js";
+import { streamParts, type StreamParts } from "./stream/parts.js";
 import { ToolCallTracker } from "./stream/tool-calls.js";
-import { UsageCommand } from "./stream/usage-command.js";
-import { UsageTracker } from "./stream/usage.js";
-import { OwnTurns } from "./turns/own-turns.js";
-import { PlanHandoffs } from "./turns/plan-handoffs.js";
+import { turnParts, type TurnParts } from "./turns/parts.js";
 import { processEnded, processHung } from "./turns/process-ended.js";
-import { promptToClaude } from "./turns/prompt.js";
-import { steer } from "./turns/steering.js";
-import { sessionCanUseTool } from "./turns/tool-gate.js";
+import { enterPrompt, enterSteer, type PromptEntryHost } from "./turns/prompt-entry.js";
 import { endTurn } from "./turns/turn-end.js";
-import { TurnQueue } from "./turns/turn-queue.js";
-import { UNFINISHED } from "./turns/unfinished.js";
 import type { SessionOptions } from "./options.js";
+
+/** Every part of a session, from each room (each room's parts.ts builds its own). */
+type SessionParts = { tools: ToolCallTracker } & BackgroundParts &
+  StreamParts &
+  LifecycleParts &
+  TurnParts;
 
 /**
  * One ACP session: one private Claude Code conversation at a time. Prompts run one at a
  * time in arrival order, each after any turn Claude Code started itself; the consumer
  * hands every Claude message to the turn that owns it, or shows it between turns. The
- * session builds its parts and connects them; what each does is in its room (README.md).
+ * session has each room build its parts and connects the rooms; what each part does is in
+ * its room (README.md).
  */
 export class Session {
   private sessionId: string;
@@ -63,251 +47,128 @@ export class Session {
   /** The models the provider's gateway serves: the picker offers these, not Claude Code's. */
   private providerModels: readonly ModelInfo[] | undefined;
   private claudeCapabilities: readonly string[] = [];
-  private readonly process: SessionProcess;
-  private readonly startup: SessionStartup;
-  private readonly turns: TurnQueue;
-  private readonly tools = new ToolCallTracker((call, name) => this.terminals.announce(call, name));
-  private readonly terminals: SessionTerminals;
-  private readonly tasks = new ClaudeTasks({
-    tools: this.tools,
-    close: (calls, reason) => this.turns.closeToolCalls(calls, () => reason),
-  });
-  private readonly stream: StreamTranslator;
-  private readonly canUseTool: CanUseTool;
-  private readonly usage = new UsageTracker();
-  /** The subscription's limits Claude Code reports (rate-limits.ts). */
-  private readonly rateLimits = new RateLimitReporter();
-  private readonly usageCommand = new UsageCommand();
-  private readonly plans: PlanHandoffs;
-  private readonly idle: IdleClose;
-  private readonly titles: TitleWatcher;
-  private readonly watchdog: Watchdog;
-  private readonly mcp: SessionMcp;
-  private readonly systemMessages: SystemMessages;
-  private readonly activity = new ClaudeActivity(() => this.idle.schedule());
-  private readonly subagents: Subagents;
-  private readonly ownTurns: OwnTurns;
+  private readonly parts: SessionParts;
   private readonly consumer: ClaudeMessageConsumer;
+  /** What a prompt goes through before the queue (prompt-entry.ts). */
+  private readonly entry: PromptEntryHost;
 
   constructor(private readonly options: SessionOptions) {
-    const { client, env, setup, transcripts, cwd } = options;
-    const send = (update: () => Promise<void>) => this.send(update);
-    const sendUsage = (usage: UsageUpdate | undefined) => this.sendUsage(usage);
-    const query = () => this.process.current;
-    const configuration = () => this.startup.requireConfiguration();
-    const userTurn = () => (this.turns.current?.isFinished ? undefined : this.turns.current);
+    const { client, cwd } = options;
     this.sessionId = options.id;
     this.cwd = cwd;
     this.providerModels = options.providerModels;
-    this.idle = new IdleClose(options.idleTimeoutMs, () => this.closeIfIdle());
-    this.process = new SessionProcess(
-      {
-        id: () => this.id,
-        queryOptions: (conversation, mode, provider) =>
-          sessionQueryOptions({
-            ...options,
-            provider,
-            client: client.capabilities,
-            conversation,
-            mode,
-            configuration: this.startup.configuration,
-            canUseTool: this.canUseTool,
-            onElicitation: this.watchdog.pausedWhileClientAnswers(this.mcp.onElicitation),
-            ...this.subagents.queryOptions(),
-            setup,
-          }),
-        startQuery: options.startQuery,
-        started: (started) => {
-          this.usage.startNewProcess();
-          void this.consumer.consume(started);
-        },
-        backgroundBusy: () => this.activity.busy,
-      },
-      options,
-      options.provider,
-    );
-    this.subagents = new Subagents({
-      children: client.children,
-      tools: this.tools,
-      cwd,
-      query,
-      savedAgent: (agentId) =>
-        savedSubagent(transcripts, this.process.conversation, agentId, this.cwd),
-    });
-    this.plans = new PlanHandoffs(
-      {
-        currentTurn: () => this.turns.current,
-        tools: this.tools,
-        configuration,
-        send,
-        newConversation: (mode) => {
-          const started = this.process.newConversation(mode);
-          this.stream.endTurn();
-          return started;
-        },
-      },
-      plansDirectory(env),
-    );
-    this.systemMessages = new SystemMessages({
-      client,
-      configuration,
-      capabilitiesReported: (capabilities) => (this.claudeCapabilities = capabilities),
-      mcpServersReported: (servers) => this.mcp.observe(servers),
-      elicitationComplete: (id) => this.mcp.elicitationComplete(id),
-      send,
-      compacted: (tokens) => this.sendUsage(this.usage.compacted(tokens)),
-      taskEnded: (task) => this.terminals.taskEnded(task),
-      foregroundTask: (task) => this.terminals.foregroundStarted(task),
-    });
-    this.titles = new TitleWatcher(
-      {
-        info: () => transcripts.info(this.process.conversation, this.cwd),
-        generate: async (description) => this.process.current?.generateTitle(description),
-        titlesItself: claudeTitlesItself(env),
-      },
-      (title, updatedAt) => client.updateSessionInfo({ title, updatedAt }),
-    );
-    const context = { cwd };
-    this.terminals = new SessionTerminals(
-      {
-        client,
-        send,
-        process: query,
-        backgroundTask: (toolUseId) => this.tasks.backgroundCommand(toolUseId),
-        call: (toolUseId) => this.tools.get(toolUseId),
-        taskOutputFile: (taskId) =>
-          taskOutputFile(sessionEnvironment(env, setup), this.process.conversation, taskId),
-      },
-      cwd,
-    );
-    this.stream = new StreamTranslator(client, this.tools, context, this.terminals);
-    this.watchdog = new Watchdog(watchdogBounds(env), query, (hung, error) =>
-      processHung(processEnd, hung, error),
-    );
-    this.turns = new TurnQueue({
-      id: () => this.id,
-      closed: () => this.closed,
-      client,
-      tools: this.tools,
-      stream: this.stream,
-      terminals: this.terminals,
-      activity: this.activity,
-      tasks: this.tasks,
-      watchdog: this.watchdog,
-      query,
-      liveQuery: () => this.process.live(this.mode()),
-      promptSent: () => this.process.promptSent(),
-      restartQuery: () => this.process.restart(),
-      busy: () => this.idle.cancel(),
-      idle: () => this.idle.schedule(),
-      send,
-    });
-    const canUseTool = sessionCanUseTool({
-      client,
-      tools: this.tools,
-      context,
-      homeDir: env.HOME || homedir(),
-      workingDirectories: [cwd, ...options.additionalDirectories],
-      currentTurn: () => this.turns.current,
-      planContext: () => ({
-        availableModes: this.startup.configuration?.availableModeIds() ?? new Set(),
-        ...(this.usage.usedPercent() === undefined
-          ? {}
-          : { contextUsedPercent: this.usage.usedPercent() }),
-      }),
-      plans: this.plans,
-      claudeCapabilities: () => this.claudeCapabilities,
-    });
-    this.canUseTool = this.watchdog.pausedWhileClientAnswers(canUseTool);
-    this.mcp = new SessionMcp({
-      client,
-      turnSignal: () => this.turns.current?.abort.signal,
-      openToolCalls: () => this.tools.open(),
-      query,
-    });
-    this.startup = new SessionStartup({
+    // What the rooms' hosts name alike (and what the session is opened with), each defined
+    // once. A part another room builds later is read when called, by then built.
+    const links = {
       ...options,
       id: () => this.id,
-      resume: options.resume,
-      providerModels: () => this.providerModels,
-      process: this.process,
-      turns: this.turns,
       closed: () => this.closed,
+      mode: () => this.mode(),
+      send: (update: () => Promise<void>) => this.send(update),
+      query: () => this.parts.process.current,
+      conversation: () => this.parts.process.conversation,
+      configuration: () => this.parts.startup.requireConfiguration(),
+      userTurn: () => (this.turns.current?.isFinished ? undefined : this.turns.current),
+      idle: () => this.parts.idleClose.schedule(),
+      followModel: () => this.followModel(),
+      afterTurn: () => this.parts.titles.afterTurn(),
+    };
+    // Every room tracks the tool calls: the tracker comes first.
+    const tools = new ToolCallTracker((call, name) => this.parts.terminals.announce(call, name));
+    const background = backgroundParts({
+      ...links,
+      tools,
+      closeToolCalls: (calls, reason) => this.turns.closeToolCalls(calls, () => reason),
+    });
+    const stream = streamParts({
+      ...links,
+      ...background,
+      tools,
+      capabilitiesReported: (capabilities) => (this.claudeCapabilities = capabilities),
+      mcpServersReported: (servers) => this.parts.mcp.observe(servers),
+      elicitationComplete: (id) => this.parts.mcp.elicitationComplete(id),
+    });
+    const lifecycle = lifecycleParts({
+      ...links,
+      opened: options,
+      resume: options.resume,
+      provider: options.provider,
+      providerModels: () => this.providerModels,
+      turns: () => this.turns,
       rename: (sessionId) => {
         this.sessionId = sessionId;
         client.rebind(sessionId);
       },
-      idle: () => this.idle.schedule(),
-      send,
-    });
-    this.ownTurns = new OwnTurns({
-      client: () => client,
-      usage: this.usage,
-      activity: this.activity,
-      userTurnRuns: () => !!this.turns.current && !this.turns.current.isFinished,
-      closeOpen: async () => {
-        this.stream.endTurn();
-        await this.turns.closeOpenToolCalls(() => UNFINISHED.noResult);
+      queryOptions: (conversation, mode, provider) =>
+        sessionQueryOptions({
+          ...options,
+          provider,
+          client: client.capabilities,
+          conversation,
+          mode,
+          configuration: this.parts.startup.configuration,
+          canUseTool: this.parts.canUseTool,
+          onElicitation: this.parts.watchdog.pausedWhileClientAnswers(this.parts.mcp.onElicitation),
+          ...this.parts.subagents.queryOptions(),
+        }),
+      started: (started) => {
+        stream.usage.startNewProcess();
+        void this.consumer.consume(started);
       },
-      followModel: () => this.followModel(),
-      afterTurn: () => this.titles.afterTurn(),
-      send,
+      backgroundBusy: () => background.activity.busy,
+      closeIfIdle: () => this.closeIfIdle(),
+      hung: (hung, error) => processHung(wired, hung, error),
     });
-    const processEnd = {
-      ...this.parts(),
-      id: () => this.id,
-      mode: () => this.mode(),
-    };
-    const turnEnd = {
-      ...this.parts(),
-      setup,
-      followModel: () => this.followModel(),
+    const { process } = lifecycle;
+    const turns = turnParts({
+      ...links,
+      ...background,
+      ...stream,
+      ...lifecycle,
+      tools,
+      liveQuery: () => process.live(this.mode()),
+      promptSent: () => process.promptSent(),
+      restartQuery: () => process.restart(),
+      newConversation: (mode) => process.newConversation(mode),
+      availableModes: () => lifecycle.startup.configuration?.availableModeIds() ?? new Set(),
+      claudeCapabilities: () => this.claudeCapabilities,
+      busy: () => lifecycle.idleClose.cancel(),
+    });
+    this.parts = { tools, ...background, ...stream, ...lifecycle, ...turns };
+    const wired = {
+      ...links,
+      ...this.parts,
       failed: (failed: boolean) => (this.lastTurnFailed = failed),
-      afterTurn: () => this.titles.afterTurn(),
-      send,
-      sendUsage,
     };
-    const live = { ...this.parts(), userTurn, send, sendUsage };
+    this.entry = {
+      ...wired,
+      takeFailure: () => lifecycle.startup.takeFailure(),
+      knownModels: () => lifecycle.startup.configuration?.knownModels ?? [],
+      currentTurn: () => this.turns.current,
+    };
     this.consumer = new ClaudeMessageConsumer(
       {
-        isLive: (running) => this.process.current === running,
-        userTurn,
-        heard: () => this.watchdog.heard(),
-        endUserTurn: (turn, result) => endTurn(turnEnd, turn, result),
-        startOwnTurn: () => this.ownTurns.started(),
-        endOwnTurn: (result) => this.ownTurns.ended(result),
+        isLive: (running) => process.current === running,
+        userTurn: links.userTurn,
+        heard: () => lifecycle.watchdog.heard(),
+        endUserTurn: (turn, result) => endTurn(wired, turn, result),
+        startOwnTurn: () => turns.ownTurns.started(),
+        endOwnTurn: (result) => turns.ownTurns.ended(result),
         system: async (message) => {
-          await this.send(() => this.subagents.system(message));
-          await this.systemMessages.handle(message);
+          await this.send(() => background.subagents.system(message));
+          await stream.systemMessages.handle(message);
         },
-        show: (message) => showLiveMessage(live, message),
-        ended: (ended, failure) => processEnded(processEnd, ended, failure),
+        show: (message) => showLiveMessage(wired, message),
+        ended: (ended, failure) => processEnded(wired, ended, failure),
       },
-      this.activity,
-      this.tasks,
+      background.activity,
+      background.tasks,
     );
   }
 
-  /** The parts the rooms' functions take from the session. */
-  private parts() {
-    const { client } = this.options;
-    const { process, startup, turns, terminals, tasks, ownTurns, stream, subagents } = this;
-    const { usage, usageCommand, rateLimits, plans } = this;
-    return {
-      client,
-      process,
-      startup,
-      turns,
-      terminals,
-      tasks,
-      ownTurns,
-      stream,
-      subagents,
-      usage,
-      usageCommand,
-      rateLimits,
-      plans,
-    };
+  /** The turn queue, which most of the session's work goes through. */
+  private get turns() {
+    return this.parts.turns;
   }
 
   /** The ACP session id: Claude's own id of the conversation. */
@@ -324,30 +185,32 @@ export class Session {
    * modes and the models known so far, and what Claude Code reports follows.
    */
   start(): Promise<void> {
-    return this.startup.start();
+    return this.parts.startup.start();
   }
 
   modes(): SessionModeState | undefined {
-    return this.startup.configuration?.modes();
+    return this.parts.startup.configuration?.modes();
   }
 
   configOptions(): SessionConfigOption[] {
-    return this.startup.configuration?.options() ?? [];
+    return this.parts.startup.configuration?.options() ?? [];
   }
 
   async setMode(modeId: string): Promise<void> {
-    await this.startup.requireConfiguration().setMode(modeId, this.process.current);
+    const { startup, process } = this.parts;
+    await startup.requireConfiguration().setMode(modeId, process.current);
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
-    return this.startup.requireConfiguration().setOption(configId, value, this.process.current);
+    const { startup, process } = this.parts;
+    return startup.requireConfiguration().setOption(configId, value, process.current);
   }
 
   /** session/load: the whole saved conversation as updates, before the load is answered. */
   replay(transcripts: ConversationReader = this.options.transcripts): Promise<void> {
-    const conversations = [...(this.options.earlier ?? []), this.process.conversation];
+    const conversations = [...(this.options.earlier ?? []), this.parts.process.conversation];
     return replaySession(
-      { ...this.parts(), transcripts, cwd: this.cwd, children: this.client.children },
+      { ...this.parts, transcripts, cwd: this.cwd, children: this.client.children },
       conversations,
     );
   }
@@ -357,7 +220,7 @@ export class Session {
    * which MCP servers failed.
    */
   announce(): Promise<void> {
-    return this.startup.announce({ titles: this.titles, mcp: this.mcp });
+    return this.parts.startup.announce(this.parts);
   }
 
   /**
@@ -365,53 +228,22 @@ export class Session {
    * `signal` (the request's own cancellation) cancels this prompt only; `started` is called
    * when its turn starts, after the turns before it (ACP v2 answers the prompt then).
    */
-  async prompt(
+  prompt(
     blocks: readonly ContentBlock[],
     signal?: AbortSignal,
     started?: (messageId: string) => void,
   ): Promise<PromptResponse> {
-    const failure = this.startup.takeFailure();
-    if (failure) throw failure;
-    const content = this.toClaude(blocks);
-    const mcpCommand = parseMcpCommand(blocks);
-    if (mcpCommand) return this.runMcpCommand(mcpCommand, signal, started);
-    return this.turns.prompt(content, signal, started);
+    return enterPrompt(this.entry, blocks, signal, started);
   }
 
   /** `_session/steering`: the message joins the running turn, or starts one (steering.ts). */
   steer(blocks: readonly ContentBlock[], idleBehavior?: string): SteeringResponse {
-    return steer(
-      {
-        client: this.client,
-        currentTurn: () => this.turns.current,
-        query: () => this.process.current,
-        prompt: (b) => this.prompt(b),
-        toClaude: (b) => this.toClaude(b),
-      },
-      blocks,
-      idleBehavior,
-    );
-  }
-
-  /** A prompt's content for Claude Code, refused when `/model` names no model. */
-  private toClaude(blocks: readonly ContentBlock[]): UserContentBlock[] {
-    const content = promptToClaude(blocks);
-    checkModelCommand(content, this.startup.configuration?.knownModels ?? []);
-    return content;
-  }
-
-  /** `/mcp` waits its turn like any prompt, so its answer never lands inside another turn. */
-  private runMcpCommand(
-    command: McpCommand,
-    signal?: AbortSignal,
-    started?: (messageId: string) => void,
-  ) {
-    return this.turns.exclusive((query, s) => this.mcp.run(command, query, s), signal, started);
+    return enterSteer(this.entry, blocks, idleBehavior);
   }
 
   /** `session/cancel` on one of this session's child sessions: that subagent stops. */
   cancelSubagent(childSessionId: string): boolean {
-    return this.subagents.stop(childSessionId);
+    return this.parts.subagents.stop(childSessionId);
   }
 
   /** Cancels the running prompt and the ones queued behind it. */
@@ -422,20 +254,22 @@ export class Session {
   /** Cancels everything and ends the Claude process. Closing twice is harmless. */
   close(): void {
     if (this.closed) return;
-    this.idle.cancel();
-    this.titles.stop();
+    const { idleClose, titles, terminals, process } = this.parts;
+    idleClose.cancel();
+    titles.stop();
     this.cancel();
     this.closed = true;
-    this.terminals.close();
+    terminals.close();
     this.options.client.close();
-    this.process.restart();
+    process.restart();
   }
 
   private closeIfIdle(): void {
     // Background work (a subagent, a command) would die with the process.
-    if (this.closed || this.turns.busy || !this.process.current || this.activity.busy) return;
+    const { process, activity } = this.parts;
+    if (this.closed || this.turns.busy || !process.current || activity.busy) return;
     log.debug(`session ${this.id}: idle; closing its Claude Code process`);
-    this.process.restart();
+    process.restart();
   }
 
   /**
@@ -444,33 +278,34 @@ export class Session {
    * command, a subagent) keeps the old process until it ends, as it would die with it.
    */
   reroute(provider: ProviderLaunch | undefined, models: readonly ModelInfo[] | undefined): void {
-    this.process.reroute(provider, !this.turns.busy);
+    const { process, startup } = this.parts;
+    process.reroute(provider, !this.turns.busy);
     // The picker offers the new provider's models (a gateway's), else Claude Code's.
     this.providerModels = models;
-    const offered = models ?? this.startup.initialization?.models ?? this.options.models.known;
-    void this.send(async () => this.startup.configuration?.offerModels(offered));
+    const offered = models ?? startup.initialization?.models ?? this.options.models.known;
+    void this.send(async () => startup.configuration?.offerModels(offered));
   }
 
   /** What a listing shows of it: work running, or how the last prompt ended. */
   get state(): RowState {
-    if (this.turns.busy || this.activity.busy) return "running";
+    if (this.turns.busy || this.parts.activity.busy) return "running";
     return this.lastTurnFailed ? "failed" : "idle";
   }
 
   /** The client retitled the conversation: the title it saved is published as any other. */
   titleChanged(): Promise<void> {
-    return this.titles.afterOpen();
+    return this.parts.titles.afterOpen();
   }
 
   /** The mode a process started now runs in. */
   private mode(): string {
-    return this.startup.configuration?.current.mode ?? "default";
+    return this.parts.startup.configuration?.current.mode ?? "default";
   }
 
   /** The model option follows what Claude Code runs after a turn (`/model` in the chat, a fallback). */
   private async followModel(): Promise<void> {
-    const query = this.process.current;
-    if (query) await this.startup.configuration?.followModel(query);
+    const { process, startup } = this.parts;
+    if (process.current) await startup.configuration?.followModel(process.current);
   }
 
   /** Sends an update; a client that went away is logged, not fatal to the turn. */
@@ -480,10 +315,5 @@ export class Session {
     } catch (error) {
       log.warn(`session ${this.id}: could not send an update`, error);
     }
-  }
-
-  private async sendUsage(usage: UsageUpdate | undefined): Promise<void> {
-    if (usage)
-      await this.send(() => this.options.client.updateUsage(this.rateLimits.withState(usage)));
   }
 }

@@ -34,7 +34,8 @@ export interface SessionStartupHost {
   /** The models the provider's gateway serves, if the client set one. */
   providerModels(): readonly ModelInfo[] | undefined;
   process: SessionProcess;
-  turns: TurnQueue;
+  /** The queue whose waiting prompt a failed start fails. */
+  turns(): TurnQueue;
   closed(): boolean;
   /** A prewarmed process named the conversation itself: the session takes that name. */
   rename(sessionId: string): void;
@@ -178,7 +179,8 @@ export class SessionStartup {
    * starts a new process.
    */
   private async failed(query: ClaudeQuery, error: ClaudeStartError): Promise<void> {
-    const { process, turns } = this.host;
+    const { process } = this.host;
+    const turns = this.host.turns();
     if (this.host.closed() || process.current !== query || !process.endOnce(query)) return;
     log.warn(`session ${this.host.id()}: ${error.message}`);
     process.current = undefined;

@@ -9,7 +9,7 @@ import { addTurnUsage, type UsageTracker } from "../stream/usage.js";
 
 /** What the turns Claude Code starts itself need from their session. */
 export interface OwnTurnHost {
-  client(): SessionClient;
+  readonly client: SessionClient;
   readonly usage: UsageTracker;
   readonly activity: ClaudeActivity;
   /** A user's turn runs: it shares the tool calls a turn of Claude's own leaves open. */
@@ -40,7 +40,7 @@ export class OwnTurns {
   async started(): Promise<void> {
     if (this.reported) return;
     this.reported = true;
-    await this.host.send(() => this.host.client().ownTurnStarted());
+    await this.host.send(() => this.host.client.ownTurnStarted());
   }
 
   /**
@@ -53,10 +53,10 @@ export class OwnTurns {
     await host.followModel();
     const outcome = outcomeOfResult(result, { cancelRequested: false });
     if ("error" in outcome) {
-      await host.send(() => host.client().sendNotice(turnFailedNotice(outcome.error.message)));
+      await host.send(() => host.client.sendNotice(turnFailedNotice(outcome.error.message)));
     }
     const usage = host.usage.update();
-    if (usage) await host.send(() => host.client().updateUsage(usage));
+    if (usage) await host.send(() => host.client.updateUsage(usage));
     if (!host.userTurnRuns()) await host.closeOpen();
     await this.report(
       "error" in outcome ? outcome : { ...outcome, usage: addTurnUsage(undefined, result) },
@@ -74,6 +74,6 @@ export class OwnTurns {
   private async report(end: TurnEnd): Promise<void> {
     if (!this.reported) return;
     this.reported = false;
-    await this.host.send(() => this.host.client().ownTurnEnded(end));
+    await this.host.send(() => this.host.client.ownTurnEnded(end));
   }
 }

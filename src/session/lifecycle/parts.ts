@@ -1,0 +1,37 @@
+// The lifecycle's parts of one session, built and connected to one another; what they need
+// of the other rooms comes through the host.
+import type { ProviderLaunch } from "../../claude/provider-env.js";
+import type { ClaudeNotRespondingError } from "../../errors.js";
+import type { ClaudeQuery } from "../../claude/query.js";
+import { IdleClose } from "./idle-close.js";
+import { SessionProcess, type SessionProcessHost } from "./session-process.js";
+import { SessionStartup, type SessionStartupHost } from "./session-startup.js";
+import { Watchdog, watchdogBounds } from "./watchdog.js";
+
+/** What the lifecycle's parts need of their session, besides what the start needs. */
+export interface LifecycleHost
+  extends Omit<SessionStartupHost, "process" | "idle">, SessionProcessHost {
+  /** The conversation the session opens with: a new one, or the saved one it continues. */
+  readonly opened: { id: string; resume?: string | undefined };
+  readonly provider: ProviderLaunch | undefined;
+  /** An idle session's Claude process is closed after this long (0: never). */
+  readonly idleTimeoutMs: number;
+  /** The idle timer ran out: the process goes unless work runs. */
+  closeIfIdle(): void;
+  /** The process stopped answering a turn (watchdog.ts). */
+  hung(query: ClaudeQuery, error: ClaudeNotRespondingError): void;
+}
+
+export type LifecycleParts = ReturnType<typeof lifecycleParts>;
+
+export function lifecycleParts(host: LifecycleHost) {
+  const idleClose = new IdleClose(host.idleTimeoutMs, () => host.closeIfIdle());
+  const process = new SessionProcess(host, host.opened, host.provider);
+  const watchdog = new Watchdog(
+    watchdogBounds(host.env),
+    () => process.current,
+    (query, error) => host.hung(query, error),
+  );
+  const startup = new SessionStartup({ ...host, process, idle: () => idleClose.schedule() });
+  return { idleClose, process, watchdog, startup };
+}
