@@ -28,6 +28,7 @@ const TYPE_FIRST = Buffer.from('{"type":"');
 /** Longer than any skipped type's name. */
 const TYPE_NAME_LIMIT = 24;
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const NEWLINE = 0x0a;
 
 /** Chunks of the file read at once: the next is read while this one's lines are parsed. */
@@ -61,13 +62,41 @@ const ATTACHMENT_END = Buffer.from('},"type":"attachment","uuid":"');
 const ATTACHMENT_TYPE = /^[a-z_]{1,64}$/;
 
 /**
+ * Where the JSON value that starts at `at` (an object or an array) ends, past its closing
+ * bracket; -1 when it does not end before `end`. Strings are skipped whole (a quote preceded
+ * by an odd number of backslashes is inside one), so only the brackets outside them count.
+ */
+function valueEnd(buffer: Buffer, at: number, end: number): number {
+  let depth = 0;
+  for (let i = at; i < end; i++) {
+    const byte = buffer[i];
+    if (byte === QUOTE) {
+      let close = buffer.indexOf(QUOTE, i + 1);
+      for (;;) {
+        if (close < 0 || close >= end) return -1;
+        let slash = close - 1;
+        while (buffer[slash] === BACKSLASH) slash--;
+        if ((close - 1 - slash) % 2 === 0) break;
+        close = buffer.indexOf(QUOTE, close + 1);
+      }
+      i = close;
+    } else if (byte === 0x7b || byte === 0x5b) {
+      depth++;
+    } else if ((byte === 0x7d || byte === 0x5d) && --depth === 0) {
+      return i + 1;
+    }
+  }
+  return -1;
+}
+
+/**
  * An attachment entry with its value cut down to `{type}`, parsed without the rest of the
  * value; undefined when the line is not one in Claude Code's layout, which is then parsed
  * whole. The cut runs from the line's first `"attachment":{"type":"` to its last
- * `},"type":"attachment","uuid":"` (neither can be inside a string: their quotes are
- * unescaped). It is taken only if the line still parses and the entry's own attachment is
- * then the `{type}` put in: had the cut begun or ended anywhere but at the ends of that
- * value, the braces would not balance.
+ * `},"type":"attachment","uuid":"`, and is taken only when that is exactly the value (its
+ * brackets, strings skipped, close there: another key between the value and the entry's type
+ * would be cut too), the line still parses, and the entry's own attachment is then the
+ * `{type}` put in (the value was not one nested deeper).
  */
 function leanAttachment(buffer: Buffer, start: number, end: number): unknown {
   const head = buffer.subarray(start, Math.min(end, start + ATTACHMENT_KEY_WITHIN));
@@ -81,6 +110,7 @@ function leanAttachment(buffer: Buffer, start: number, end: number): unknown {
   const close = buffer.lastIndexOf(ATTACHMENT_END, end - ATTACHMENT_END.length);
   if (close < quote) return undefined;
   const value = start + key + '"attachment":'.length;
+  if (valueEnd(buffer, value, close + 1) !== close + 1) return undefined;
   let entry: unknown;
   try {
     entry = JSON.parse(

@@ -233,10 +233,20 @@ describe("a transcript read for session/load", () => {
       uuid: randomUUID(),
       sessionId: id,
     };
+    // Another key between the value and the entry's type: it is read, not cut with the value.
+    const keyBetween = {
+      parentUuid: otherOrder.uuid,
+      isSidechain: false,
+      attachment: { type: "date", date: "2026-12-04" },
+      origin: { kind: "human" },
+      type: "attachment",
+      uuid: randomUUID(),
+      sessionId: id,
+    };
     // A user entry with an attachment-shaped value inside it: nothing of it is cut.
     const nested = {
       ...next("user", [{ type: "text", text: "Look" }]),
-      parentUuid: otherOrder.uuid,
+      parentUuid: keyBetween.uuid,
     };
     const { parentUuid, ...rest } = nested;
     const holding = {
@@ -246,10 +256,10 @@ describe("a transcript read for session/load", () => {
     };
     await write(
       id,
-      [first, typeFirst, otherOrder, holding].map((entry) => JSON.stringify(entry)),
+      [first, typeFirst, otherOrder, keyBetween, holding].map((entry) => JSON.stringify(entry)),
     );
     const entries = await readTranscriptEntries(join(project, `${id}.jsonl`));
-    expect(entries.slice(1)).toEqual([typeFirst, otherOrder, holding]);
+    expect(entries.slice(1)).toEqual([typeFirst, otherOrder, keyBetween, holding]);
   });
 
   it("an id that is not a session id names no file, and a session in no project of the cwd is looked up as the SDK does", async () => {
