@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { isAbsolute } from "node:path";
 import type {
   ContentBlock,
   ListSessionsResponse,
@@ -15,7 +13,6 @@ import { sessionMetaOptions } from "./acp/session-meta.js";
 import type { SessionClient } from "./acp/session-client.js";
 import type { SteeringResponse } from "./acp/steering.js";
 import type { AgentClientCapabilities } from "./acp/unstable-capabilities.js";
-import type { SdkSystemPrompt } from "./claude/client-options.js";
 import { claudeLoggedIn, claudeLogout } from "./claude/auth-commands.js";
 import { gatewayModelInfos, providerLaunch } from "./claude/provider-env.js";
 import type { ClaudeQueryOptions, StartClaudeQuery } from "./claude/query.js";
@@ -25,17 +22,14 @@ import { log } from "./logger.js";
 import { hostQueryOptions } from "./session/configuration/claude-env.js";
 import { conversationChain } from "./session/lifecycle/continuations.js";
 import { archiveFilter, SessionHistory } from "./session/lifecycle/history.js";
-import { mcpServersToClaude } from "./session/configuration/mcp-servers.js";
 import { isModelId } from "./session/configuration/model-ids.js";
-import {
-  type KnownModels,
-  ModelCache,
-  modelCachePath,
-} from "./session/configuration/model-cache.js";
+import { ModelCache, modelCachePath } from "./session/configuration/model-cache.js";
 import { ClaudeProcesses } from "./session/lifecycle/processes.js";
 import { SessionRegistry } from "./session/registry.js";
 import { clientSetup, type ClientSetup } from "./session/configuration/client-setup.js";
 import { SavedPrompts } from "./session/lifecycle/saved-prompts.js";
+import { type Prepared, prepareSession } from "./session/lifecycle/prepare.js";
+import { requireDirectory } from "./session/configuration/directories.js";
 import {
   type ConversationReader,
   readingAhead,
@@ -43,7 +37,6 @@ import {
   savedIn,
 } from "./session/lifecycle/saved.js";
 import { Session } from "./session/session.js";
-import { type AdapterSettings, loadAdapterSettings } from "./session/configuration/settings.js";
 import { clientTitle } from "./session/stream/titles.js";
 import type { ProviderConfig } from "./providers/provider-config.js";
 import { Providers, type ProviderListing } from "./providers/providers.js";
@@ -65,16 +58,6 @@ export interface AgentDependencies {
   preload?: () => void;
 }
 
-/** What opening a session read and checked before it is created (AgentCore.prepare). */
-interface Prepared {
-  additionalDirectories: string[];
-  mcpServers: ReturnType<typeof mcpServersToClaude>;
-  executable: string;
-  systemPrompt: SdkSystemPrompt | undefined;
-  settings: AdapterSettings;
-  models: KnownModels;
-}
-
 /** Idle Claude processes are closed after this long unless CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS says otherwise. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60_000;
 
@@ -83,16 +66,6 @@ function idleTimeoutMs(env: NodeJS.ProcessEnv): number {
   return env.CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS !== undefined && Number.isFinite(value) && value >= 0
     ? value
     : DEFAULT_IDLE_TIMEOUT_MS;
-}
-
-/** A directory the session works in: an absolute path to an existing directory. */
-async function requireDirectory(path: string, what: string): Promise<void> {
-  if (!isAbsolute(path))
-    throw new InvalidParamsError(`${what} must be an absolute path.`, { path });
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isDirectory()) {
-    throw new InvalidParamsError(`${what} must be an existing directory.`, { path });
-  }
 }
 
 /** What new, load, resume and fork have in common. */
@@ -174,32 +147,21 @@ export class AgentCore {
     log.info("client disconnected; sessions closed");
   }
 
-  /**
-   * What a session reads and checks before it is created, whatever it opens: the request's
-   * directories, and its system prompt, settings and the models of Claude Code's last start,
-   * read side by side.
-   */
-  private async prepare(
+  /** What a session reads and checks before it is created (lifecycle/prepare.ts). */
+  private prepare(
     params: OpenParams,
     setup: ClientSetup,
     promptOf: string | undefined,
   ): Promise<Prepared> {
-    const { deps } = this;
-    await requireDirectory(params.cwd, "cwd");
-    // Legacy clients' `_meta.additionalRoots` stand in for ACP's field when it is empty.
-    const roots = params.additionalDirectories?.length
-      ? params.additionalDirectories
-      : setup.additionalRoots;
-    const additionalDirectories = [...new Set([...roots, ...setup.additionalDirectories])];
-    for (const dir of additionalDirectories) await requireDirectory(dir, "additionalDirectories");
-    const mcpServers = mcpServersToClaude(params.mcpServers ?? []);
-    const executable = deps.resolveExecutable();
-    const [systemPrompt, settings, models] = await Promise.all([
-      setup.systemPrompt ?? (promptOf ? this.prompts.get(promptOf) : Promise.resolve(undefined)),
-      loadAdapterSettings(params.cwd, deps.env, setup.settingSources),
-      this.models.lookup(executable, this.providerKey()),
-    ]);
-    return { additionalDirectories, mcpServers, executable, systemPrompt, settings, models };
+    const { deps, prompts, models } = this;
+    const sources = {
+      env: deps.env,
+      resolveExecutable: () => deps.resolveExecutable(),
+      prompts,
+      models,
+      providerKey: this.providerKey(),
+    };
+    return prepareSession(sources, params, setup, promptOf);
   }
 
   /**

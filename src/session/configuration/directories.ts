@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
-import { realpath } from "node:fs/promises";
-import { resolve } from "node:path";
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import { InvalidParamsError } from "../../errors.js";
 
 /** The ways a directory may be written: as given and its real path (symlinks resolved). */
 export async function spellings(dir: string): Promise<Set<string>> {
@@ -33,4 +34,14 @@ export function gitWorktreeRoots(dir: string): Promise<string[]> {
       },
     );
   });
+}
+
+/** A directory a session works in: an absolute path to an existing directory (-32602 else). */
+export async function requireDirectory(path: string, what: string): Promise<void> {
+  if (!isAbsolute(path))
+    throw new InvalidParamsError(`${what} must be an absolute path.`, { path });
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new InvalidParamsError(`${what} must be an existing directory.`, { path });
+  }
 }
