@@ -131,7 +131,7 @@ export class AgentCore {
 
   /** How Claude Code starts for the provider the client set (none: as the agent's env says). */
   private provider() {
-    return providerLaunch(this.providers.current?.config);
+    return providerLaunch(this.providers.current?.config, this.deps.env);
   }
 
   /** The client's capabilities are known (initialize): a spare process can start. */
@@ -186,8 +186,8 @@ export class AgentCore {
   ): Promise<Session> {
     const { deps, sessions, processes } = this;
     const { setup } = options;
-    const { additionalDirectories, mcpServers, executable, systemPrompt, settings, models } =
-      await (options.prepared ?? this.prepare(params, setup, options.promptOf));
+    const prepared = await (options.prepared ?? this.prepare(params, setup, options.promptOf));
+    const { additionalDirectories, mcpServers, executable, systemPrompt, settings } = prepared;
     sessions.remove(id)?.close();
     await processes.exited(id); // one id, one Claude Code process: the previous one goes first
     const session = new Session({
@@ -202,8 +202,8 @@ export class AgentCore {
       additionalDirectories,
       settings,
       idleTimeoutMs: idleTimeoutMs(deps.env),
-      models,
-      setup: { ...setup, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
+      models: prepared.models,
+      setup: { ...prepared.setup, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
       provider: this.provider(),
       providerModels: this.providerModels(),
       ...(options.conversations?.length

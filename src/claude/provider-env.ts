@@ -6,26 +6,87 @@ import type { ModelInfo } from "./types.js";
 export type EnvironmentOverlay = Record<string, string | undefined>;
 
 /**
- * Every variable that chooses where Claude Code's requests go or what credentials they
- * carry: a provider clears them all, so nothing of the agent's own routing (its
- * ANTHROPIC_API_KEY above all) reaches another provider.
+ * The variables that choose where Claude Code's requests go, as the installed Claude Code
+ * reads them (a test lists them from its binary): the API's, and every other base URL it
+ * takes (its artifacts, bridge, feature flags, sign-in, voice). For a provider each is
+ * pinned off but the one it sets, so nothing else (the agent's environment, a settings
+ * file) sends the provider's headers, or a credential of the agent's, to another host.
  */
-const ROUTING = [
+export const ENDPOINTS = [
   "ANTHROPIC_BASE_URL",
+  "ANTHROPIC_BEDROCK_BASE_URL",
+  "ANTHROPIC_BEDROCK_MANTLE_BASE_URL",
+  "ANTHROPIC_VERTEX_BASE_URL",
+  "ANTHROPIC_FOUNDRY_BASE_URL",
+  "ANTHROPIC_FOUNDRY_RESOURCE",
+  "ANTHROPIC_AWS_BASE_URL",
+  "ANTHROPIC_GOOGLE_CLOUD_BASE_URL",
+  "CLAUDE_CODE_API_BASE_URL",
+  "ANTHROPIC_UNIX_SOCKET",
+  "AWS_ENDPOINT_URL",
+  "AWS_ENDPOINT_URL_BEDROCK",
+  "AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
+  "AWS_ENDPOINT_URL_STS",
+  "AGENT_PROXY_URL",
+  "_CLAUDE_CODE_ASSUME_FIRST_PARTY_BASE_URL",
+  "CLAUDE_LOCAL_OAUTH_API_BASE",
+  "CLAUDE_BRIDGE_BASE_URL",
+  "CLAUDE_CODE_ARTIFACTS_API_BASE_URL",
+  "CLAUDE_CODE_ARTIFACT_ASSET_BASE_URL",
+  "CLAUDE_CODE_ARTIFACT_LIVE_BASE_URL",
+  "CLAUDE_CODE_ARTIFACT_SYNC_BASE_URL",
+  "CLAUDE_CODE_ARTIFACT_VIEWER_BASE_URL",
+  "CLAUDE_CODE_GB_BASE_URL",
+  "VOICE_STREAM_BASE_URL",
+] as const;
+export const PROVIDER_SWITCHES = [
+  "CLAUDE_CODE_USE_BEDROCK",
+  "CLAUDE_CODE_USE_VERTEX",
+  "CLAUDE_CODE_USE_FOUNDRY",
+  "CLAUDE_CODE_USE_MANTLE",
+  "CLAUDE_CODE_USE_GATEWAY",
+  "CLAUDE_CODE_USE_ANTHROPIC_AWS",
+  "CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD",
+] as const;
+/** The agent's own credentials, never given to a provider's host. */
+const OWN_CREDENTIALS = [
   "ANTHROPIC_API_KEY",
   "ANTHROPIC_AUTH_TOKEN",
   "ANTHROPIC_CUSTOM_HEADERS",
   "CLAUDE_CODE_OAUTH_TOKEN",
-  "CLAUDE_CODE_USE_BEDROCK",
-  "ANTHROPIC_BEDROCK_BASE_URL",
-  "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
   "AWS_BEARER_TOKEN_BEDROCK",
-  "CLAUDE_CODE_USE_VERTEX",
-  "ANTHROPIC_VERTEX_BASE_URL",
+  "CLAUDE_CODE_SKIP_BEDROCK_AUTH",
   "ANTHROPIC_VERTEX_PROJECT_ID",
   "CLOUD_ML_REGION",
   "CLAUDE_CODE_SKIP_VERTEX_AUTH",
-  "CLAUDE_CODE_USE_FOUNDRY",
+] as const;
+/**
+ * The proxies Claude Code sends through (it takes the first set, in either case). An
+ * `http://` provider is reached directly: its headers travel in clear, so no proxy, the
+ * user's own or one a project's settings name, may carry them.
+ */
+export const PROXIES = [
+  "https_proxy",
+  "HTTPS_PROXY",
+  "http_proxy",
+  "HTTP_PROXY",
+  "all_proxy",
+  "ALL_PROXY",
+  "no_proxy",
+  "NO_PROXY",
+] as const;
+/**
+ * What Claude Code trusts as a server's certificate: pinned to the agent's own, so a proxy
+ * that a settings file names sees an `https://` provider's headers only as a sealed tunnel.
+ */
+export const TLS_TRUST = [
+  "NODE_TLS_REJECT_UNAUTHORIZED",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "CLAUDE_CODE_CERT_STORE",
+  "CLAUDE_CODE_DISABLE_LOOPED_CROSS_CERT_DROP",
+  "CLAUDE_CODE_DISABLE_SELF_NAMED_CERT_DROP",
 ] as const;
 
 /** The headers as Claude Code's ANTHROPIC_CUSTOM_HEADERS takes them: `Name: value` lines. */
@@ -54,17 +115,21 @@ export interface ProviderLaunch {
  * sends a placeholder token where it needs one. Without headers, Bedrock and Vertex use
  * the machine's credentials, as Claude Code does. No provider: nothing changes.
  */
-export function providerLaunch(config: ProviderConfig | undefined): ProviderLaunch | undefined {
+export function providerLaunch(
+  config: ProviderConfig | undefined,
+  agentEnv: Readonly<NodeJS.ProcessEnv> = {},
+): ProviderLaunch | undefined {
   if (!config) return undefined;
   const gateway = Object.keys(config.headers).length > 0;
+  const inClear = new URL(config.baseUrl).protocol === "http:";
   // Off and empty rather than removed: a settings file must not turn them back on.
   const off: Record<string, string> = {
-    ANTHROPIC_BASE_URL: "",
+    ...Object.fromEntries(ENDPOINTS.map((name) => [name, ""])),
+    ...Object.fromEntries(PROVIDER_SWITCHES.map((name) => [name, "0"])),
     ANTHROPIC_API_KEY: "",
     CLAUDE_CODE_OAUTH_TOKEN: "",
-    CLAUDE_CODE_USE_BEDROCK: "0",
-    CLAUDE_CODE_USE_VERTEX: "0",
-    CLAUDE_CODE_USE_FOUNDRY: "0",
+    ...Object.fromEntries(TLS_TRUST.map((name) => [name, agentEnv[name] ?? ""])),
+    ...(inClear ? Object.fromEntries(PROXIES.map((name) => [name, ""])) : {}),
   };
   const credentials =
     config.apiType === "anthropic" ? anthropicCredentials(config.headers) : undefined;
@@ -99,7 +164,11 @@ export function providerLaunch(config: ProviderConfig | undefined): ProviderLaun
         };
     }
   })();
-  const cleared: EnvironmentOverlay = Object.fromEntries(ROUTING.map((name) => [name, undefined]));
+  const cleared: EnvironmentOverlay = Object.fromEntries(
+    [...ENDPOINTS, ...PROVIDER_SWITCHES, ...OWN_CREDENTIALS, ...(inClear ? PROXIES : [])].map(
+      (name) => [name, undefined],
+    ),
+  );
   // Empty values are left out of the environment: there they are simply not set.
   const set = Object.fromEntries(Object.entries(routing).filter(([, value]) => value !== ""));
   return {

@@ -1,4 +1,4 @@
-import type { ClientOptions, SdkSystemPrompt } from "./client-options.js";
+import type { ClientOptions, SdkSystemPrompt } from "./client-options/options.js";
 import type {
   CanUseTool,
   EffortLevel,

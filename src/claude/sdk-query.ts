@@ -10,7 +10,7 @@ import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
 import { nextTurn } from "../util/next-turn.js";
 import { ClaudeProcess } from "./child-process.js";
-import { DEFAULT_SETTING_SOURCES } from "./client-options.js";
+import { DEFAULT_SETTING_SOURCES } from "./client-options/options.js";
 import type { EarlyStarts } from "./early-start.js";
 import { sdkEnvironment } from "./environment.js";
 import { authenticateMcpServer } from "./mcp-auth.js";

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { RequestedSystemPrompt } from "../../acp/session-params.js";
+import type { IgnoredOption } from "../../claude/client-options/not-applied.js";
+import { pluginRefusal } from "../../claude/client-options/plugins.js";
 import {
   readClientOptions,
   type ClientOptions,
-  type IgnoredOption,
   type SdkSystemPrompt,
-} from "../../claude/client-options.js";
+} from "../../claude/client-options/options.js";
 import type { EffortLevel, PermissionMode, SettingSource } from "../../claude/types.js";
 import { echoed, InvalidParamsError } from "../../errors.js";
 import { acceptedModel } from "./model-ids.js";
@@ -110,7 +111,7 @@ export function rfdSystemPrompt(requested: RequestedSystemPrompt): SdkSystemProm
 /**
  * What a session-opening request configures: the RFD's `systemPrompt` (it wins), else
  * `_meta.systemPrompt`, else the options' own; `_meta.claudeCode.options` (see
- * claude/client-options.ts); `_meta.additionalRoots` of legacy clients.
+ * claude/client-options/); `_meta.additionalRoots` of legacy clients.
  */
 export function clientSetup(request: {
   systemPrompt?: RequestedSystemPrompt | null | undefined;
@@ -160,5 +161,24 @@ export function clientSetup(request: {
     additionalDirectories,
     additionalRoots: roots,
     ignored,
+  };
+}
+
+/**
+ * The setup with its plugins checked (claude/client-options/plugins.ts): a plugin that holds
+ * anything off the allowlist is left out, and the client is told.
+ */
+export async function withCheckedPlugins(setup: ClientSetup, cwd: string): Promise<ClientSetup> {
+  const { plugins, ...options } = setup.options;
+  if (!plugins?.length) return setup;
+  const refusals = await Promise.all(plugins.map((plugin) => pluginRefusal(plugin.path, cwd)));
+  const kept = plugins.filter((_, i) => !refusals[i]);
+  const ignored = refusals.flatMap((reason, i) =>
+    reason ? [{ name: `plugins[${i}]`, reason }] : [],
+  );
+  return {
+    ...setup,
+    options: kept.length ? { ...options, plugins: kept } : options,
+    ignored: [...setup.ignored, ...ignored],
   };
 }

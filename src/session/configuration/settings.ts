@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { DEFAULT_SETTING_SOURCES } from "../../claude/client-options.js";
+import { DEFAULT_SETTING_SOURCES } from "../../claude/client-options/options.js";
 import type { PermissionMode, SettingSource } from "../../claude/types.js";
 import { log } from "../../logger.js";
 import { modeFromSettings } from "./modes.js";

@@ -1,8 +1,8 @@
 // What opening a session reads and checks before the session is created, whatever opens it
 // (new, load, resume, fork): a load starts it while it checks the saved session.
 import type { McpServer } from "@agentclientprotocol/sdk";
-import type { SdkSystemPrompt } from "../../claude/client-options.js";
-import type { ClientSetup } from "../configuration/client-setup.js";
+import type { SdkSystemPrompt } from "../../claude/client-options/options.js";
+import { type ClientSetup, withCheckedPlugins } from "../configuration/client-setup.js";
 import { requireDirectory } from "../configuration/directories.js";
 import { mcpServersToClaude } from "../configuration/mcp-servers.js";
 import type { KnownModels, ModelCache } from "../configuration/model-cache.js";
@@ -27,11 +27,14 @@ export interface Prepared {
   systemPrompt: SdkSystemPrompt | undefined;
   settings: AdapterSettings;
   models: KnownModels;
+  /** The request's setup, its plugins checked. */
+  setup: ClientSetup;
 }
 
 /**
  * The request's directories, checked, then its system prompt (or the one saved for
- * `promptOf`), settings and the models of Claude Code's last start, read side by side.
+ * `promptOf`), settings, the models of Claude Code's last start and the plugins it names,
+ * read side by side.
  */
 export async function prepareSession(
   sources: PrepareSources,
@@ -52,10 +55,19 @@ export async function prepareSession(
   for (const dir of additionalDirectories) await requireDirectory(dir, "additionalDirectories");
   const mcpServers = mcpServersToClaude(params.mcpServers ?? []);
   const executable = sources.resolveExecutable();
-  const [systemPrompt, settings, models] = await Promise.all([
+  const [systemPrompt, settings, models, checked] = await Promise.all([
     setup.systemPrompt ?? (promptOf ? sources.prompts.get(promptOf) : Promise.resolve(undefined)),
     loadAdapterSettings(params.cwd, sources.env, setup.settingSources),
     sources.models.lookup(executable, sources.providerKey),
+    withCheckedPlugins(setup, params.cwd),
   ]);
-  return { additionalDirectories, mcpServers, executable, systemPrompt, settings, models };
+  return {
+    additionalDirectories,
+    mcpServers,
+    executable,
+    systemPrompt,
+    settings,
+    models,
+    setup: checked,
+  };
 }

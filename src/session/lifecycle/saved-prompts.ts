@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import { sdkSystemPrompt, type SdkSystemPrompt } from "../../claude/client-options.js";
+import { sdkSystemPrompt, type SdkSystemPrompt } from "../../claude/client-options/options.js";
 import { log } from "../../logger.js";
 import { readCacheFile } from "../../util/cache-file.js";
 import { agentStatePath, writeWhole } from "../../util/whole-file.js";

@@ -1,4 +1,4 @@
-import { NOT_APPLIED, type IgnoredOption } from "../../claude/client-options.js";
+import { NOT_APPLIED, type IgnoredOption } from "../../claude/client-options/not-applied.js";
 import type { SDKResultMessage, SystemMessage } from "../../claude/types.js";
 import { signInHint } from "../../mcp/command.js";
 

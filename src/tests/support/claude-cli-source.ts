@@ -16,30 +16,67 @@ export async function scanClaudeCli(
   patterns: readonly RegExp[],
   binary: string = resolveClaudeExecutable(),
 ): Promise<string[][]> {
-  const found = patterns.map(() => new Set<string>());
+  const found = await scanClaudeCliAt(patterns, binary);
+  return found.map((matches) => [...new Set(matches.map((m) => m.text))]);
+}
+
+/** One match in the binary: its text (as scanClaudeCli takes it) and where it ends. */
+export interface CliMatch {
+  text: string;
+  end: number;
+}
+
+/** Every match of each of `patterns` in the binary, with its place (a match is found once). */
+export async function scanClaudeCliAt(
+  patterns: readonly RegExp[],
+  binary: string = resolveClaudeExecutable(),
+): Promise<CliMatch[][]> {
+  const found = patterns.map(() => new Map<number, string>());
   const file = await open(binary, "r");
   try {
+    const size = (await file.stat()).size;
     const buffer = Buffer.alloc(OVERLAP_BYTES + CHUNK_BYTES);
     let kept = 0;
-    for (let position = 0; ;) {
+    for (let position = 0; position < size;) {
       const { bytesRead } = await file.read(buffer, kept, CHUNK_BYTES, position);
       if (bytesRead === 0) break;
       position += bytesRead;
       const total = kept + bytesRead;
+      const start = position - total; // the file offset of the buffer's first byte
+      // A match that starts in the part kept for the next chunk is taken there, whole.
+      const next = position < size ? total - Math.min(OVERLAP_BYTES, total) : total;
       // latin1 maps each byte to one character, so a match can be taken back as UTF-8 bytes.
       const text = buffer.toString("latin1", 0, total);
       patterns.forEach((pattern, i) => {
         for (const match of text.matchAll(new RegExp(pattern.source, "g"))) {
-          found[i]!.add(Buffer.from(match[1] ?? match[0], "latin1").toString("utf8"));
+          if (match.index >= next) break;
+          const end = start + match.index + match[0].length;
+          found[i]!.set(end, Buffer.from(match[1] ?? match[0], "latin1").toString("utf8"));
         }
       });
-      kept = Math.min(OVERLAP_BYTES, total);
-      buffer.copy(buffer, 0, total - kept, total);
+      kept = total - next;
+      buffer.copy(buffer, 0, next, total);
     }
   } finally {
     await file.close();
   }
-  return found.map((texts) => [...texts]);
+  return found.map((matches) => [...matches].map(([end, text]) => ({ text, end })));
+}
+
+/** The binary's bytes from `offset`, at most `length` of them, as latin1 text. */
+export async function readClaudeCli(
+  offset: number,
+  length: number,
+  binary: string = resolveClaudeExecutable(),
+): Promise<string> {
+  const file = await open(binary, "r");
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await file.read(buffer, 0, length, offset);
+    return buffer.toString("latin1", 0, bytesRead);
+  } finally {
+    await file.close();
+  }
 }
 
 /** The value of a JavaScript string literal's body (`\u3002`, `\x41` or the character itself). */

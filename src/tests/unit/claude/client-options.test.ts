@@ -5,7 +5,7 @@ import {
   APPLIED_OPTIONS,
   NOT_APPLIED_OPTIONS,
   readClientOptions,
-} from "../../../claude/client-options.js";
+} from "../../../claude/client-options/options.js";
 import { configurationKey } from "../../../claude/early-start.js";
 import { hostOptions } from "../../../claude/sdk-query.js";
 import { hostKey } from "../../../claude/spare-pool.js";
@@ -73,7 +73,7 @@ describe("readClientOptions", () => {
       maxTurns: 3,
       allowedTools: ["Read"],
       settingSources: ["project", "local"],
-      env: { FOO: "bar" },
+      env: { MCP_TIMEOUT: "30000" },
       mcpServers: { docs: { type: "http", url: "https://example.com/mcp" } },
       thinking: { type: "disabled" },
     });
@@ -82,7 +82,7 @@ describe("readClientOptions", () => {
       maxTurns: 3,
       allowedTools: ["Read"],
       settingSources: ["project", "local"],
-      env: { FOO: "bar" },
+      env: { MCP_TIMEOUT: "30000" },
       mcpServers: { docs: { type: "http", url: "https://example.com/mcp" } },
       thinking: { type: "disabled" },
     });
@@ -178,7 +178,7 @@ const SAMPLES: Record<string, unknown> = {
   tools: ["Bash", "Read"],
   settingSources: ["project"],
   additionalDirectories: ["/tmp"],
-  env: { FOO: "1" },
+  env: { MCP_TIMEOUT: "1" },
   mcpServers: { docs: { command: "docs-server", args: [] } },
   agents: { reviewer: { description: "Reviews", prompt: "Review." } },
   agent: "reviewer",

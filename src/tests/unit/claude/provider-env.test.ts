@@ -51,6 +51,40 @@ describe("a provider's Claude Code environment", () => {
     expect(settingsEnv.ANTHROPIC_CUSTOM_HEADERS).toBeUndefined();
   });
 
+  it("an http:// provider is reached directly: every proxy, the agent's own too, is pinned empty and left out of the environment", () => {
+    const own = { HTTPS_PROXY: "http://corp-proxy:3128", no_proxy: "localhost" };
+    const plain = providerLaunch({ ...gateway, baseUrl: "http://gw.example/anthropic" }, own)!;
+    for (const name of ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "ALL_PROXY"]) {
+      expect(plain.settingsEnv[name], name).toBe("");
+      expect(plain.env, name).toHaveProperty(name, undefined);
+    }
+    expect(plain.settingsEnv.NO_PROXY).toBe("");
+  });
+
+  it("an https:// provider keeps the agent's own proxies (the tunnel is sealed) and pins what certificates are trusted to the agent's own", () => {
+    const own = { HTTPS_PROXY: "http://corp-proxy:3128", NODE_EXTRA_CA_CERTS: "/etc/corp-ca.pem" };
+    const sealed = providerLaunch(gateway, own)!;
+    expect(sealed.settingsEnv).not.toHaveProperty("HTTPS_PROXY");
+    expect(sealed.env).not.toHaveProperty("HTTPS_PROXY");
+    expect(sealed.settingsEnv).toMatchObject({
+      NODE_EXTRA_CA_CERTS: "/etc/corp-ca.pem",
+      NODE_TLS_REJECT_UNAUTHORIZED: "",
+      SSL_CERT_FILE: "",
+    });
+  });
+
+  it("every other endpoint, socket and provider switch is pinned off, so a settings file cannot turn one on", () => {
+    const { settingsEnv } = providerLaunch(gateway)!;
+    expect(settingsEnv).toMatchObject({
+      ANTHROPIC_UNIX_SOCKET: "",
+      CLAUDE_CODE_API_BASE_URL: "",
+      ANTHROPIC_BEDROCK_MANTLE_BASE_URL: "",
+      CLAUDE_CODE_USE_MANTLE: "0",
+      CLAUDE_CODE_USE_GATEWAY: "0",
+      CLAUDE_CODE_USE_ANTHROPIC_AWS: "0",
+    });
+  });
+
   it("gives a gateway's Authorization bearer token and x-api-key to Claude Code as its own credentials, never pinned", () => {
     const bearer = providerLaunch({ ...gateway, headers: { Authorization: `Bearer ${SECRET}` } })!;
     expect(bearer.env.ANTHROPIC_AUTH_TOKEN).toBe(SECRET);

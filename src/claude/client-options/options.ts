@@ -2,32 +2,16 @@
 // session/new, as acpx and the published adapter's clients send them). Every option the SDK
 // has is classified here: applied (with the schema its value must meet) or not applied,
 // with the reason the client is told. A new SDK option fails to compile until it is decided.
-import type { Options, SettingSource } from "@anthropic-ai/claude-agent-sdk";
+import type { AgentDefinition, Options, SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
+import { readClientEnv } from "./env.js";
+import type { IgnoredOption, NotAppliedReason } from "./not-applied.js";
 
 /**
  * Claude Code's own sources, in its order (later files win): what a session reads unless
  * the client narrows it.
  */
 export const DEFAULT_SETTING_SOURCES: readonly SettingSource[] = ["user", "project", "local"];
-
-/** Why an option is not applied: each reason said once, in the client's notice. */
-export const NOT_APPLIED = {
-  permissions: "it would decide permissions in place of the user",
-  executable: "it chooses the program that runs as Claude Code",
-  callback: "a function or a live object cannot come over ACP",
-  agent: "the agent sets it itself for every session",
-  unknown: "Claude Code has no such option",
-  invalid: "its value is not valid",
-  mode: "the session does not offer this permission mode",
-} as const;
-export type NotAppliedReason = keyof typeof NOT_APPLIED;
-
-/** One option of the client's that the session does not apply. */
-export interface IgnoredOption {
-  name: string;
-  reason: NotAppliedReason;
-}
 
 const text = z.string().min(1).max(10_000);
 const names = z.array(z.string().min(1).max(200)).max(500);
@@ -52,11 +36,37 @@ const mcpServer = z.union([
 ]);
 
 /**
- * A subagent a client defines. Its own permission mode is left out: a subagent in
- * `bypassPermissions` would run its tools without asking the user.
+ * A subagent a client defines: every field the SDK has is decided (a new one fails to
+ * compile until it is), and any other key makes the definition invalid. Its own permission
+ * mode is left out: a subagent in `bypassPermissions` would run its tools without asking
+ * the user.
  */
+const AGENT_FIELDS = {
+  description: text,
+  prompt: z.string().min(1).max(200_000),
+  tools: names,
+  disallowedTools: names,
+  model: z.string().min(1).max(200),
+  mcpServers: z
+    .array(z.union([z.string().min(1).max(200), z.record(z.string().min(1).max(200), mcpServer)]))
+    .max(100),
+  criticalSystemReminder_EXPERIMENTAL: z.string().max(10_000),
+  skills: names,
+  initialPrompt: z.string().max(200_000),
+  maxTurns: count,
+  autoCompactWindow: count,
+  background: z.boolean(),
+  omitClaudeMd: z.boolean(),
+  memory: z.enum(["user", "project", "local"]),
+  effort: z.union([effort, count]),
+  observer: z.string().min(1).max(1_000),
+  observerMessage: z.string().max(10_000),
+} satisfies { [K in Exclude<keyof AgentDefinition, "permissionMode">]-?: z.ZodType };
+
 const agentDefinition = z
-  .looseObject({ description: text, prompt: z.string().min(1).max(200_000) })
+  .strictObject({ ...AGENT_FIELDS, permissionMode: z.unknown() })
+  .partial()
+  .required({ description: true, prompt: true })
   .transform(({ permissionMode: _mode, ...definition }) => definition);
 
 /** The system prompt in the SDK's forms (`_meta.claudeCode.options.systemPrompt`). */
@@ -124,7 +134,9 @@ const APPLIED = {
   betas: names,
   strictMcpConfig: z.boolean(),
   skills: z.union([names, z.literal("all")]),
-  toolConfig: z.looseObject({}),
+  toolConfig: z.strictObject({
+    askUserQuestion: z.strictObject({ previewFormat: z.enum(["markdown", "html"]).optional() }),
+  }),
   planModeInstructions: z.string().min(1).max(100_000),
   systemPrompt: sdkSystemPrompt,
 } satisfies { [K in keyof Options]?: z.ZodType };
@@ -209,8 +221,12 @@ export function readClientOptions(raw: unknown): {
     if (Object.hasOwn(APPLIED, name)) {
       if (name === "agents") ignored.push(...agentModes(value));
       const parsed = APPLIED[name as AppliedName].safeParse(value);
-      if (parsed.success) options[name] = parsed.data;
-      else ignored.push({ name, reason: "invalid" });
+      if (!parsed.success) ignored.push({ name, reason: "invalid" });
+      else if (name === "env") {
+        const env = readClientEnv(parsed.data as Record<string, string>);
+        options.env = env.env;
+        ignored.push(...env.ignored);
+      } else options[name] = parsed.data;
     } else {
       const reason = Object.hasOwn(NOT_FROM_CLIENTS, name)
         ? NOT_FROM_CLIENTS[name as keyof typeof NOT_FROM_CLIENTS]
