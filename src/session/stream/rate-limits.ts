@@ -3,6 +3,7 @@
 // your 5-hour limit · resets 9:43pm (UTC)"), sent once per threshold crossed, and the state
 // as data an editor can draw a meter from.
 import type { RateLimitInfo } from "../../claude/types.js";
+import { cleanSingleLine } from "../../util/text.js";
 import type { ClaudeNotice } from "./notices.js";
 
 type RateLimitWindow = NonNullable<RateLimitInfo["rateLimitType"]>;
@@ -16,6 +17,12 @@ export const WINDOW_NAMES: Record<RateLimitWindow, string> = {
   seven_day_overage_included: "Fable limit",
   overage: "usage credit limit",
 };
+
+/** A window's name; none for one Claude Code does not name (a header can say anything). */
+const windowName = (window: string | undefined): string | undefined =>
+  window && Object.hasOwn(WINDOW_NAMES, window)
+    ? WINDOW_NAMES[window as RateLimitWindow]
+    : undefined;
 
 /** The share of the window used, in whole percent (Claude Code rounds the same way). */
 export function percentUsed(utilization: number | undefined): number | undefined {
@@ -76,8 +83,7 @@ const usingCredits = (info: RateLimitInfo) => !!(info.isUsingOverage ?? info.ove
 /** The sentence for a state, as Claude Code's terminal UI words it; none for an unnamed window. */
 export function rateLimitSentence(info: RateLimitInfo, now: Date = new Date()): string | undefined {
   if (info.errorCode === "credits_required") return "Credits are required to go on";
-  const window = info.rateLimitType;
-  const name = window ? WINDOW_NAMES[window] : undefined;
+  const name = windowName(info.rateLimitType);
   const at = resetTime(info.resetsAt, now);
   if (usingCredits(info)) {
     if (info.overageStatus === "allowed_warning") return "You're close to your usage credit limit";
@@ -103,9 +109,8 @@ export function rateLimitSentence(info: RateLimitInfo, now: Date = new Date()): 
  * what a reply's headers said of it; Claude Code reports no share of an allowed window.
  */
 export function windowLine(info: RateLimitInfo, now: Date = new Date()): string | undefined {
-  const window = info.rateLimitType;
-  if (!window) return undefined;
-  const name = WINDOW_NAMES[window];
+  const name = windowName(info.rateLimitType);
+  if (!name) return undefined;
   const percent = percentUsed(info.utilization);
   const state =
     info.status === "rejected"
@@ -129,21 +134,24 @@ export function rateLimitMeta(
     const at = resetDate(seconds, now);
     return at ? { seconds, iso: at.toISOString() } : undefined;
   };
+  // Claude Code forwards these strings from the headers as they came: cleaned as notices are.
+  const text = (value: unknown) =>
+    typeof value === "string" ? cleanSingleLine(value) || undefined : undefined;
   const resets = reset(info.resetsAt);
   const overageResets = reset(info.overageResetsAt);
   const fields: Record<string, unknown> = {
-    status: info.status,
-    window: info.rateLimitType,
+    status: text(info.status),
+    window: text(info.rateLimitType),
     utilization: Number.isFinite(info.utilization) ? info.utilization : undefined,
     percentUsed: percentUsed(info.utilization),
     resetsAt: resets?.seconds,
     resetsAtIso: resets?.iso,
-    overageStatus: info.overageStatus,
+    overageStatus: text(info.overageStatus),
     overageResetsAt: overageResets?.seconds,
     overageResetsAtIso: overageResets?.iso,
-    overageDisabledReason: info.overageDisabledReason,
+    overageDisabledReason: text(info.overageDisabledReason),
     usingOverage: info.isUsingOverage ?? info.overageInUse,
-    errorCode: info.errorCode,
+    errorCode: text(info.errorCode),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }

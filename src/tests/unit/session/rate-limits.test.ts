@@ -203,6 +203,32 @@ describe("the state as data", () => {
     });
   });
 
+  it("every string forwarded from a header is cleaned as notices are: no C0 or C1 controls, no escape sequences", () => {
+    const dirty = {
+      status: "allowed\u0085",
+      rateLimitType: "five_hour\u009b\u0007",
+      overageStatus: "rejected\u0090\u001b[31m",
+      overageDisabledReason: "out_of_credits\u009d\u009c\r\n",
+      errorCode: "credits_required\u0080",
+    } as unknown as RateLimitInfo;
+    expect(rateLimitMeta(dirty, NOW)).toEqual({
+      status: "allowed",
+      window: "five_hour",
+      overageStatus: "rejected",
+      overageDisabledReason: "out_of_credits",
+      errorCode: "credits_required",
+    });
+  });
+
+  it.each(["fortnight", "constructor"])(
+    "a window Claude Code has no name for (%s) has no words and no /usage line, and nothing throws",
+    (window) => {
+      const unknown = { status: "rejected", rateLimitType: window } as unknown as RateLimitInfo;
+      expect(windowLine(unknown, NOW)).toBeUndefined();
+      expect(rateLimitSentence(unknown, NOW)).toBeUndefined();
+    },
+  );
+
   it("rides on every usage update once a state is known", () => {
     const reporter = new RateLimitReporter();
     const usage: { used: number; size: number; _meta?: Record<string, unknown> } = {
