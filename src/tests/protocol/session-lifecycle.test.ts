@@ -447,12 +447,14 @@ describe("session/set_title", () => {
     expect(title.endsWith("word")).toBe(true);
   });
 
-  it("a title with nothing visible is -32602, an unknown session -32002, and nothing is saved", async () => {
+  it("a title with nothing visible (whitespace, controls, format characters) is -32602, an unknown session -32002, and nothing is saved", async () => {
     const { agent, transcripts } = await setup();
-    const blank = await agent
-      .request("session/set_title", { sessionId: SAVED, title: " \n\u0000 " })
-      .catch((e: unknown) => e);
-    expect(rpcCode(blank)).toBe(-32602);
+    for (const title of [" \n\u0000 ", "\u0000\u0001 \u200b", "\ufeff\u2060\u200e"]) {
+      const blank = await agent
+        .request("session/set_title", { sessionId: SAVED, title })
+        .catch((e: unknown) => e);
+      expect(rpcCode(blank)).toBe(-32602);
+    }
     expect(transcripts.sessions.get(SAVED)!.info.customTitle).toBeUndefined();
     const unknown = await agent
       .request("session/set_title", { sessionId: "nope", title: "x" })
