@@ -32,6 +32,7 @@ import { type Prepared, prepareSession } from "./session/lifecycle/prepare.js";
 import { requireDirectory } from "./session/configuration/directories.js";
 import {
   type ConversationReader,
+  conversationsToChange,
   readingAhead,
   savedConversations,
   savedIn,
@@ -372,38 +373,23 @@ export class AgentCore {
    * `session/set_title`: the title is saved as Claude Code's `/rename` saves it, so the
    * listing, `claude --resume` and a later load show it; an open session publishes it.
    */
-  setTitle(sessionId: string, title: string): Promise<string> {
-    const { deps, sessions } = this;
+  setTitle(sessionId: string, title: string, meta?: unknown): Promise<string> {
     const stored = clientTitle(title);
     if (!stored) throw new InvalidParamsError("The title has no visible characters.");
-    return sessions.exclusive(sessionId, async () => {
-      const { open, conversations } = await this.savedForChange(sessionId, "title");
-      for (const conversation of conversations) {
-        await deps.transcripts.rename(conversation, stored);
+    return this.sessions.exclusive(sessionId, async () => {
+      const open = this.sessions.find(sessionId);
+      for (const conversation of await this.toChange(sessionId, "title", open, meta)) {
+        await this.deps.transcripts.rename(conversation, stored);
       }
       await open?.titleChanged();
       return stored;
     });
   }
 
-  /**
-   * A session that a title or an archive mark is saved for: its conversations (a plan
-   * handoff's are one session, and each gets the change) and the session if it is open.
-   * Unknown: -32002; open with nothing saved yet: -32602.
-   */
-  private async savedForChange(
-    sessionId: string,
-    change: string,
-  ): Promise<{ open: Session | undefined; conversations: string[] }> {
-    const open = this.sessions.find(sessionId);
-    const saved = savedIn(this.deps.transcripts);
-    if (!(await saved(sessionId))) {
-      if (!open) throw new SessionNotFoundError(sessionId);
-      throw new InvalidParamsError(
-        `The session has no saved conversation to ${change} yet: send a prompt first.`,
-      );
-    }
-    return { open, conversations: await conversationChain(sessionId, saved) };
+  /** The conversations a title or archive mark goes to (lifecycle/saved.ts). */
+  private toChange(sessionId: string, change: string, open: Session | undefined, meta: unknown) {
+    const options = sessionMetaOptions(meta);
+    return conversationsToChange(this.deps.transcripts, sessionId, change, open, options);
   }
 
   /**
@@ -411,13 +397,13 @@ export class AgentCore {
    * (`claude --resume`) shows the same. Archiving an open session closes it first, as ACP
    * asks; unarchiving opens nothing. A prompt sent later unarchives it (Claude Code's rule).
    */
-  setArchived(sessionId: string, archived: boolean): Promise<void> {
-    const { deps, sessions } = this;
-    return sessions.exclusive(sessionId, async () => {
-      const { open, conversations } = await this.savedForChange(sessionId, "archive");
+  setArchived(sessionId: string, archived: boolean, meta?: unknown): Promise<void> {
+    return this.sessions.exclusive(sessionId, async () => {
+      const open = this.sessions.find(sessionId);
+      const conversations = await this.toChange(sessionId, "archive", open, meta);
       if (archived && open) this.closeNow(sessionId);
       for (const conversation of conversations) {
-        await deps.transcripts.archive(conversation, archived);
+        await this.deps.transcripts.archive(conversation, archived);
       }
     });
   }

@@ -125,7 +125,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
         ARCHIVE_METHOD,
         sessionIdParams,
         answering(async ({ params }) => {
-          await core.setArchived(params.sessionId, true);
+          await core.setArchived(params.sessionId, true, params._meta);
           return {};
         }),
       )
@@ -133,7 +133,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
         UNARCHIVE_METHOD,
         sessionIdParams,
         answering(async ({ params }) => {
-          await core.setArchived(params.sessionId, false);
+          await core.setArchived(params.sessionId, false, params._meta);
           return {};
         }),
       )
@@ -141,7 +141,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
         SET_TITLE_METHOD,
         setTitleParams,
         answering(async ({ params }) => ({
-          title: await core.setTitle(params.sessionId, params.title),
+          title: await core.setTitle(params.sessionId, params.title, params._meta),
         })),
       )
       .onRequest(

@@ -80,9 +80,18 @@ function checkHeaders(headers: unknown): Record<string, string> {
   return checked;
 }
 
+/**
+ * What a base URL may not hold: C0 controls, DEL and C1 controls. The URL parser drops tabs
+ * and line breaks and percent-encodes others, so what was given is checked, not what it parses to.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL_IN_URL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** The base URL as the URL parser normalises it (its `href`), without a trailing slash. */
 function checkBaseUrl(baseUrl: unknown): string {
   const invalid = (why: string) => new InvalidParamsError(`baseUrl ${why}`);
   if (typeof baseUrl !== "string" || !baseUrl.trim()) throw invalid("must be a URL.");
+  if (CONTROL_IN_URL.test(baseUrl)) throw invalid("holds a control character.");
   let url: URL;
   try {
     url = new URL(baseUrl.trim());
@@ -95,7 +104,7 @@ function checkBaseUrl(baseUrl: unknown): string {
   if (url.username || url.password) {
     throw invalid("must not hold credentials: send them as headers.");
   }
-  return baseUrl.trim().replace(/\/+$/, "");
+  return url.href.replace(/\/+$/, "");
 }
 
 /** A cloud region or project id: what goes into Claude Code's endpoint names, nothing more. */

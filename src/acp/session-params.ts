@@ -80,7 +80,9 @@ export const savedSessionParams = {
 /** `session/set_title` is in ACP's unstable API too. */
 export const SET_TITLE_METHOD = "session/set_title";
 
-const setTitle = z.looseObject({ sessionId: z.string(), title: z.string() });
+// `_meta.claudeAgentAcp.allowCwdChange` as on load (session-meta.ts).
+const changeMeta = z.record(z.string(), z.unknown()).nullish().catch(undefined);
+const setTitle = z.looseObject({ sessionId: z.string(), title: z.string(), _meta: changeMeta });
 
 /** Validates set_title params. */
 export const setTitleParams = {
@@ -91,7 +93,7 @@ export const setTitleParams = {
 export const ARCHIVE_METHOD = "session/archive";
 export const UNARCHIVE_METHOD = "session/unarchive";
 
-const sessionOnly = z.looseObject({ sessionId: z.string() });
+const sessionOnly = z.looseObject({ sessionId: z.string(), _meta: changeMeta });
 
 /** Validates archive and unarchive params. */
 export const sessionIdParams = {

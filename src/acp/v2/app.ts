@@ -91,7 +91,7 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
     .onRequest(
       v2.methods.agent.session.setTitle,
       withRequestErrors(async ({ params }) => ({
-        title: await core.setTitle(params.sessionId, params.title),
+        title: await core.setTitle(params.sessionId, params.title, params._meta),
       })),
     )
     .onRequest(
@@ -112,14 +112,16 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
     .onRequest(
       v2.methods.agent.session.archive,
       withRequestErrors(async ({ params }) => {
-        await closing(params.sessionId, () => core.setArchived(params.sessionId, true));
+        await closing(params.sessionId, () =>
+          core.setArchived(params.sessionId, true, params._meta),
+        );
         return {};
       }),
     )
     .onRequest(
       v2.methods.agent.session.unarchive,
       withRequestErrors(async ({ params }) => {
-        await core.setArchived(params.sessionId, false);
+        await core.setArchived(params.sessionId, false, params._meta);
         return {};
       }),
     )

@@ -7,7 +7,7 @@ import { requireDirectory } from "../configuration/directories.js";
 import { mcpServersToClaude } from "../configuration/mcp-servers.js";
 import type { KnownModels, ModelCache } from "../configuration/model-cache.js";
 import { type AdapterSettings, loadAdapterSettings } from "../configuration/settings.js";
-import type { SavedPrompts } from "./saved-prompts.js";
+import { requireSavable, type SavedPrompts } from "./saved-prompts.js";
 
 /** What a session is prepared from. */
 export interface PrepareSources {
@@ -47,6 +47,8 @@ export async function prepareSession(
   promptOf: string | undefined,
 ): Promise<Prepared> {
   await requireDirectory(params.cwd, "cwd");
+  // The prompt given is kept for a later load: one a load could not read back is refused.
+  if (setup.systemPrompt !== undefined) requireSavable(setup.systemPrompt);
   // Legacy clients' `_meta.additionalRoots` stand in for ACP's field when it is empty.
   const roots = params.additionalDirectories?.length
     ? params.additionalDirectories

@@ -33,6 +33,32 @@ export async function savedConversations(
   return conversationChain(sessionId, savedIn(transcripts, cwd));
 }
 
+/**
+ * The conversations a title or an archive mark is saved to (a plan handoff's are one
+ * session, and each gets the change). The requests name no cwd: a session open here is
+ * checked as load checks it, against the cwd it is open in, so one opened in another
+ * directory of its project (allowCwdChange) is changed only when the request allows it too;
+ * a session not open is found by id, as a listing of every directory shows it.
+ * Unknown: -32002; open with nothing saved yet: -32602.
+ */
+export async function conversationsToChange(
+  transcripts: ClaudeTranscripts,
+  sessionId: string,
+  change: string,
+  open: { cwd: string } | undefined,
+  options: { allowCwdChange: boolean },
+): Promise<string[]> {
+  const saved = savedIn(transcripts);
+  if (!(await saved(sessionId))) {
+    if (!open) throw new SessionNotFoundError(sessionId);
+    throw new InvalidParamsError(
+      `The session has no saved conversation to ${change} yet: send a prompt first.`,
+    );
+  }
+  if (open) return savedConversations(transcripts, sessionId, open.cwd, options);
+  return conversationChain(sessionId, saved);
+}
+
 /** What a replay reads of saved conversations (subagent-replay.ts). */
 export type ConversationReader = Pick<ClaudeTranscripts, "messages" | "subagents">;
 

@@ -3,6 +3,7 @@
 // your 5-hour limit · resets 9:43pm (UTC)"), sent once per threshold crossed, and the state
 // as data an editor can draw a meter from.
 import type { RateLimitInfo } from "../../claude/types.js";
+import { cleanSingleLine } from "../../util/text.js";
 import type { ClaudeNotice } from "./notices.js";
 
 type RateLimitWindow = NonNullable<RateLimitInfo["rateLimitType"]>;
@@ -17,15 +18,49 @@ export const WINDOW_NAMES: Record<RateLimitWindow, string> = {
   overage: "usage credit limit",
 };
 
+/** A window's name; none for one Claude Code does not name (a header can say anything). */
+const windowName = (window: string | undefined): string | undefined =>
+  window && Object.hasOwn(WINDOW_NAMES, window)
+    ? WINDOW_NAMES[window as RateLimitWindow]
+    : undefined;
+
 /** The share of the window used, in whole percent (Claude Code rounds the same way). */
 export function percentUsed(utilization: number | undefined): number | undefined {
   if (utilization === undefined || !Number.isFinite(utilization)) return undefined;
   return Math.max(0, Math.floor(Math.round(utilization * 1e4) / 100));
 }
 
-/** "9:43pm (UTC)" today, "Dec 5, 9:43pm (UTC)" on another day: in the agent's time zone. */
-export function resetTime(epochSeconds: number, now: Date = new Date(), timeZone?: string): string {
+/**
+ * How far ahead a reset may lie and still be one: the longest window is a week and usage
+ * credits reset monthly, so a year leaves room for both. A header further out (or past what a
+ * Date holds, 8.64e15 ms) is a wrong value, not a time to wait for.
+ */
+const LATEST_RESET_SECONDS_AHEAD = 366 * 24 * 3600;
+
+/**
+ * A reset time from Claude Code (epoch seconds, as a header said it) as a date, when it is
+ * one: a finite time after now and at most a year ahead. A reset at the epoch, in the past,
+ * too far ahead, or not a number (JSON carries a header's `1e400` as null) is no reset.
+ */
+export function resetDate(epochSeconds: unknown, now: Date = new Date()): Date | undefined {
+  if (typeof epochSeconds !== "number" || !Number.isFinite(epochSeconds)) return undefined;
+  const ahead = epochSeconds - now.getTime() / 1000;
+  if (!(ahead > 0 && ahead <= LATEST_RESET_SECONDS_AHEAD)) return undefined;
   const at = new Date(epochSeconds * 1000);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
+
+/**
+ * "9:43pm (UTC)" today, "Dec 5, 9:43pm (UTC)" on another day: in the agent's time zone;
+ * none for a reset that is no date (resetDate).
+ */
+export function resetTime(
+  epochSeconds: unknown,
+  now: Date = new Date(),
+  timeZone?: string,
+): string | undefined {
+  const at = resetDate(epochSeconds, now);
+  if (!at) return undefined;
   const zone = timeZone ? { timeZone } : {};
   const day = (d: Date) =>
     new Intl.DateTimeFormat("en-US", { ...zone, dateStyle: "medium" }).format(d);
@@ -48,9 +83,8 @@ const usingCredits = (info: RateLimitInfo) => !!(info.isUsingOverage ?? info.ove
 /** The sentence for a state, as Claude Code's terminal UI words it; none for an unnamed window. */
 export function rateLimitSentence(info: RateLimitInfo, now: Date = new Date()): string | undefined {
   if (info.errorCode === "credits_required") return "Credits are required to go on";
-  const window = info.rateLimitType;
-  const name = window ? WINDOW_NAMES[window] : undefined;
-  const at = info.resetsAt ? resetTime(info.resetsAt, now) : undefined;
+  const name = windowName(info.rateLimitType);
+  const at = resetTime(info.resetsAt, now);
   if (usingCredits(info)) {
     if (info.overageStatus === "allowed_warning") return "You're close to your usage credit limit";
     const resets = name && at ? ` \u00b7 Your ${name} resets ${at}` : "";
@@ -75,9 +109,8 @@ export function rateLimitSentence(info: RateLimitInfo, now: Date = new Date()): 
  * what a reply's headers said of it; Claude Code reports no share of an allowed window.
  */
 export function windowLine(info: RateLimitInfo, now: Date = new Date()): string | undefined {
-  const window = info.rateLimitType;
-  if (!window) return undefined;
-  const name = WINDOW_NAMES[window];
+  const name = windowName(info.rateLimitType);
+  if (!name) return undefined;
   const percent = percentUsed(info.utilization);
   const state =
     info.status === "rejected"
@@ -85,30 +118,40 @@ export function windowLine(info: RateLimitInfo, now: Date = new Date()): string 
       : percent !== undefined
         ? `${percent}% used`
         : "below the warning level";
-  const resets = info.resetsAt ? `resets ${resetTime(info.resetsAt, now)}` : undefined;
+  const at = resetTime(info.resetsAt, now);
+  const resets = at ? `resets ${at}` : undefined;
   const line = [state, resets].filter(Boolean).join(" \u00b7 ");
   return `${name[0]?.toUpperCase()}${name.slice(1)}: ${line}`;
 }
 
-/** Seconds since the epoch as ISO 8601, for the `_meta` that carries both. */
-const iso = (seconds: number | undefined) =>
-  seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
-
 /** The state as data (`usage_update._meta.claudeCode.rateLimit`); see the README. */
-export function rateLimitMeta(info: RateLimitInfo): Record<string, unknown> {
+export function rateLimitMeta(
+  info: RateLimitInfo,
+  now: Date = new Date(),
+): Record<string, unknown> {
+  // A reset rides as epoch seconds and ISO 8601 when it is a date (resetDate), else not at all.
+  const reset = (seconds: number | undefined) => {
+    const at = resetDate(seconds, now);
+    return at ? { seconds, iso: at.toISOString() } : undefined;
+  };
+  // Claude Code forwards these strings from the headers as they came: cleaned as notices are.
+  const text = (value: unknown) =>
+    typeof value === "string" ? cleanSingleLine(value) || undefined : undefined;
+  const resets = reset(info.resetsAt);
+  const overageResets = reset(info.overageResetsAt);
   const fields: Record<string, unknown> = {
-    status: info.status,
-    window: info.rateLimitType,
-    utilization: info.utilization,
+    status: text(info.status),
+    window: text(info.rateLimitType),
+    utilization: Number.isFinite(info.utilization) ? info.utilization : undefined,
     percentUsed: percentUsed(info.utilization),
-    resetsAt: info.resetsAt,
-    resetsAtIso: iso(info.resetsAt),
-    overageStatus: info.overageStatus,
-    overageResetsAt: info.overageResetsAt,
-    overageResetsAtIso: iso(info.overageResetsAt),
-    overageDisabledReason: info.overageDisabledReason,
+    resetsAt: resets?.seconds,
+    resetsAtIso: resets?.iso,
+    overageStatus: text(info.overageStatus),
+    overageResetsAt: overageResets?.seconds,
+    overageResetsAtIso: overageResets?.iso,
+    overageDisabledReason: text(info.overageDisabledReason),
     usingOverage: info.isUsingOverage ?? info.overageInUse,
-    errorCode: info.errorCode,
+    errorCode: text(info.errorCode),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
@@ -160,7 +203,7 @@ export class RateLimitReporter {
 
   /** Claude Code reported a state: the notice to send, if any. */
   report(info: RateLimitInfo, now: Date = new Date()): ClaudeNotice | undefined {
-    this.latest = rateLimitMeta(info);
+    this.latest = rateLimitMeta(info, now);
     if (info.rateLimitType) this.byWindow.set(info.rateLimitType, info);
     return this.warnings.observe(info, now);
   }

@@ -104,11 +104,18 @@ export class TitleWatcher {
       log.warn("Claude Code could not title the conversation", error);
     }
     const title = cleanSingleLine(generated ?? "");
-    if (title) return title;
+    if (showsSomething(title)) return title;
     log.debug("no title from Claude Code: the first prompt makes one");
     return promptTitle(description);
   }
 }
+
+/**
+ * Whether a title shows anything: a character that is neither whitespace nor a format
+ * character (Unicode Cf: zero-width spaces and joiners, direction marks, U+2060–U+2064, the
+ * byte order mark), which a client draws as nothing.
+ */
+const showsSomething = (text: string) => /[^\s\p{Cf}]/u.test(text);
 
 /** The longest title a client may set (a longer one is cut after a whole word). */
 export const TITLE_LIMIT = 200;
@@ -119,7 +126,7 @@ export const TITLE_LIMIT = 200;
  */
 export function clientTitle(title: string): string | undefined {
   const line = cleanSingleLine(title).replace(/\s+/g, " ").trim();
-  if (!line) return undefined;
+  if (!showsSomething(line)) return undefined;
   if (line.length <= TITLE_LIMIT) return line;
   const cut = line.slice(0, TITLE_LIMIT);
   const space = cut.lastIndexOf(" ");
@@ -135,7 +142,7 @@ export function promptTitle(prompt: string): string | undefined {
   const line = prompt
     .split(/\r\n?|[\n\u2028\u2029]/)
     .map(cleanSingleLine)
-    .find((l) => l !== "");
+    .find(showsSomething);
   if (!line) return undefined;
   const chars = [...line];
   if (chars.length <= PROMPT_TITLE_MAX_CHARS) return line;

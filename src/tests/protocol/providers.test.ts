@@ -129,6 +129,22 @@ describe("providers/set", () => {
     expect(env.ANTHROPIC_API_KEY).toBeUndefined();
   });
 
+  it("stores the base URL as the URL parser normalises it: that is what the listing shows and Claude Code gets", async () => {
+    const { agent, claude, cwd } = await setup();
+    await request(agent, "providers/set", {
+      ...GATEWAY,
+      baseUrl: "  HTTP://GW.Example:80/a/../gateway v1/  ",
+    });
+    const listed = await request(agent, "providers/list", {});
+    expect(listed.providers).toMatchObject([
+      { current: { apiType: "anthropic", baseUrl: "http://gw.example/gateway%20v1" } },
+    ]);
+    await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+    expect(claude.started[0]!.options.env.ANTHROPIC_BASE_URL).toBe(
+      "http://gw.example/gateway%20v1",
+    );
+  });
+
   it("moves an open session to the new provider at its next turn, resuming its conversation", async () => {
     const { agent, claude, cwd } = await setup();
     const { sessionId } = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
@@ -186,6 +202,19 @@ describe("providers/set", () => {
       { ...GATEWAY, headers: { "x-gateway-key": `${SECRET}\r\nx-evil: 1` } },
       "line break",
     ],
+    ...[
+      ["CR LF", "\r\nx-evil: 1"],
+      ["ESC", "\u001b[31m"],
+      ["BEL", "\u0007"],
+      ["tab", "\t"],
+      ["DEL", "\u007f"],
+      ["C1 (NEL)", "\u0085"],
+      ["C1 (CSI)", "\u009b2J"],
+    ].map(([name, control]): [string, typeof GATEWAY, string] => [
+      `a base URL holding a control character (${name})`,
+      { ...GATEWAY, baseUrl: `https://gw.example/${SECRET}${control}` },
+      "baseUrl holds a control character",
+    ]),
     ["a header name that is not one", { ...GATEWAY, headers: { "x key": SECRET } }, "header name"],
     ["a header value that is no string", { ...GATEWAY, headers: { "x-n": 7 } }, "must be a string"],
     ["Vertex without its project", { ...GATEWAY, apiType: "vertex" }, "projectId and a region"],

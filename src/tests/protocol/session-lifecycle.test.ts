@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -447,12 +447,14 @@ describe("session/set_title", () => {
     expect(title.endsWith("word")).toBe(true);
   });
 
-  it("a title with nothing visible is -32602, an unknown session -32002, and nothing is saved", async () => {
+  it("a title with nothing visible (whitespace, controls, format characters) is -32602, an unknown session -32002, and nothing is saved", async () => {
     const { agent, transcripts } = await setup();
-    const blank = await agent
-      .request("session/set_title", { sessionId: SAVED, title: " \n\u0000 " })
-      .catch((e: unknown) => e);
-    expect(rpcCode(blank)).toBe(-32602);
+    for (const title of [" \n\u0000 ", "\u0000\u0001 \u200b", "\ufeff\u2060\u200e"]) {
+      const blank = await agent
+        .request("session/set_title", { sessionId: SAVED, title })
+        .catch((e: unknown) => e);
+      expect(rpcCode(blank)).toBe(-32602);
+    }
     expect(transcripts.sessions.get(SAVED)!.info.customTitle).toBeUndefined();
     const unknown = await agent
       .request("session/set_title", { sessionId: "nope", title: "x" })
@@ -540,6 +542,56 @@ describe("session/archive and session/unarchive", () => {
     const error = await agent.request("session/archive", { sessionId }).catch((e: unknown) => e);
     expect(rpcCode(error)).toBe(-32602);
     expect(claude.started.at(-1)!.closed).toBe(false);
+  });
+});
+
+describe("a session recorded in another directory of its project folder", () => {
+  const ALLOW = { claudeAgentAcp: { allowCwdChange: true } };
+
+  /** SAVED recorded in /…/p-a-b, open under /…/p/a/b (one project folder): load's case. */
+  async function openElsewhere() {
+    const root = mkdtempSync(join(tmpdir(), "acp-cwd-change-"));
+    const recorded = join(root, "p-a-b");
+    const cwd = join(root, "p", "a", "b");
+    for (const dir of [recorded, cwd]) mkdirSync(dir, { recursive: true });
+    const transcripts = new FakeTranscripts();
+    transcripts.add({ sessionId: SAVED, cwd: recorded, summary: "x" }, CONVERSATION);
+    const claude = fakeClaude();
+    const harness = await connectInProcess({ startQuery: claude.startQuery, transcripts });
+    cleanup.push(() => harness.close());
+    const { agent } = harness;
+    const load = agent.request(methods.agent.session.load, {
+      sessionId: SAVED,
+      cwd,
+      mcpServers: [],
+    });
+    expect(rpcCode(await load.catch((e: unknown) => e))).toBe(-32602);
+    await agent.request(methods.agent.session.resume, { sessionId: SAVED, cwd, _meta: ALLOW });
+    return { agent, claude, transcripts };
+  }
+
+  it("set_title, archive and unarchive are refused as load is (-32602), change nothing and leave the session open; with allowCwdChange they are done", async () => {
+    const { agent, claude, transcripts } = await openElsewhere();
+    const saved = () => transcripts.sessions.get(SAVED)!.info;
+    const requests: [string, Record<string, unknown>][] = [
+      ["session/set_title", { sessionId: SAVED, title: "Elsewhere" }],
+      ["session/unarchive", { sessionId: SAVED }],
+      ["session/archive", { sessionId: SAVED }],
+    ];
+    for (const [method, params] of requests) {
+      const error = await agent.request(method, params).catch((e: unknown) => e);
+      expect(rpcCode(error)).toBe(-32602);
+      expect((error as RequestError).message).toContain("allowCwdChange");
+    }
+    expect(saved().customTitle).toBeUndefined();
+    expect(saved().archived).toBeUndefined();
+    expect(claude.started.at(-1)!.closed).toBe(false);
+
+    for (const [method, params] of requests)
+      await agent.request(method, { ...params, _meta: ALLOW });
+    expect(saved().customTitle).toBe("Elsewhere");
+    expect(saved().archived).toBe(true);
+    expect(claude.started.at(-1)!.closed).toBe(true);
   });
 });
 

@@ -10,6 +10,7 @@ import { fakeClaude, result } from "../support/fake-claude.js";
 import { fakeTranscripts } from "../support/fake-transcripts.js";
 import { connectInProcess, isolatedEnv } from "../support/in-process.js";
 import {
+  clientTitle,
   PROMPT_TITLE_MAX_CHARS,
   promptTitle,
   TITLED_FIRST_LOOK_MS,
@@ -270,5 +271,30 @@ describe("the title made from a prompt", () => {
 
   it("a prompt with nothing to show makes no title", () => {
     expect(promptTitle(" \n\t\u001b[0m\n")).toBeUndefined();
+  });
+
+  it("format characters show nothing: a line of only them and whitespace is skipped", () => {
+    expect(promptTitle("\u200b\u2060 \ufeff\n\u200e\u2064")).toBeUndefined();
+    expect(promptTitle("\u200b \u200f\nFix it")).toBe("Fix it");
+  });
+});
+
+describe("the title a client sets", () => {
+  it.each([
+    ["controls, a space and a zero-width space", "\u0000\u0001 \u200b"],
+    ["zero-width and direction marks", "\u200b\u200c\u200d\u200e\u200f"],
+    [
+      "word joiner and invisible operators, byte order mark",
+      "\u2060\u2061\u2062\u2063\u2064\ufeff",
+    ],
+    ["whitespace of other scripts with format characters", "\u3000\u00a0\u200b\t"],
+  ])("nothing visible (%s): no title", (_, title) => {
+    expect(clientTitle(title)).toBeUndefined();
+  });
+
+  it("format characters beside visible ones are kept: a joined emoji stays whole", () => {
+    expect(clientTitle("\u200bFix\u00a0it \u{1f468}\u200d\u{1f4bb}")).toBe(
+      "\u200bFix it \u{1f468}\u200d\u{1f4bb}",
+    );
   });
 });

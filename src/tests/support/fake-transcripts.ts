@@ -8,6 +8,9 @@ import type {
 } from "../../claude/transcripts.js";
 import { newestFirst } from "../../claude/session-index.js";
 
+/** Claude Code's project folder name of a directory: each character but a letter or digit a dash. */
+const projectFolder = (dir: string) => dir.replace(/[^a-zA-Z0-9]/g, "-");
+
 /** In-memory saved conversations, for in-process tests. */
 export class FakeTranscripts implements ClaudeTranscripts {
   readonly sessions = new Map<
@@ -28,7 +31,7 @@ export class FakeTranscripts implements ClaudeTranscripts {
     });
   }
 
-  /** The fake keeps no project directories: a session is of the directory it was saved in. */
+  /** A listing of directories: the sessions recorded in exactly one of them. */
   saved(dirs?: readonly string[]): Promise<SavedSession[]> {
     const all = [...this.sessions.values()]
       .map((s) => s.info)
@@ -48,9 +51,11 @@ export class FakeTranscripts implements ClaudeTranscripts {
     return Promise.resolve(sessions.map((s) => this.sessions.get(s.sessionId)?.info));
   }
 
+  /** As Claude Code looks one up: in the project folder of `dir`, which /p-a-b and /p/a/b share. */
   info(sessionId: string, dir?: string): Promise<ClaudeSessionInfo | undefined> {
     const info = this.sessions.get(sessionId)?.info;
-    return Promise.resolve(info && (!dir || info.cwd === dir) ? info : undefined);
+    const found = info && (!dir || (info.cwd && projectFolder(info.cwd) === projectFolder(dir)));
+    return Promise.resolve(found ? info : undefined);
   }
 
   messages(sessionId: string): Promise<ClaudeTranscriptMessage[]> {

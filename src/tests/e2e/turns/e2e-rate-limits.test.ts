@@ -2,7 +2,8 @@
 // token against the scripted API answering with Anthropic's unified rate-limit headers. A
 // warning is one notice in Claude Code's words and the state rides on usage_update; a limit
 // hit ends the prompt with Claude Code's sentence (no "Internal error"), its kind and reset in
-// the data, shown in the conversation too; the next prompt after the reset works. The account's
+// the data, shown in the conversation too; the next prompt after the reset works; a reset header
+// that is no date (far ahead, past, not a number) fails no turn and is not shown. The account's
 // other errors (billing, a verification, an organization that disallows the login) and an
 // overloaded API end the prompt the same clear way, each with its kind.
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
@@ -107,6 +108,64 @@ describe("a subscription's usage limits", () => {
     expect(e2e.api.requests.filter((r) => r.kind === "main")).toHaveLength(1);
 
     expect(await e2e.prompt(sessionId, "Again.")).toMatchObject({ stopReason: "end_turn" });
+  });
+});
+
+describe("a reset time that is no date", () => {
+  it("a reset header far in the future, past any date or not a finite number fails no turn: each reply arrives, the turn ends end_turn and no invalid date is shown", async () => {
+    const RESETS = ["reset", "5h-reset", "7d-reset", "7d_oi-reset", "overage-reset"];
+    const reply = (value: string) => ({
+      content: [{ type: "text" as const, text: `Reply ${value}.` }],
+      rateLimit: {
+        status: "allowed_warning" as const,
+        window: "five_hour" as const,
+        utilization: 0.92,
+        surpassedThreshold: 0.9,
+      },
+      headers: Object.fromEntries(RESETS.map((h) => [`anthropic-ratelimit-unified-${h}`, value])),
+    });
+    // Past what a Date holds, not a finite number, no number, the epoch, before it, the past.
+    const values = ["99999999999999999999", "8.64e15", "1e400", "soon", "0", "-5", "1000000000"];
+    const e2e = await startE2E({
+      scenario: values.map(reply),
+      env: SUBSCRIBER,
+      clientCapabilities: NOTICES,
+    });
+    const { sessionId } = await e2e.newSession();
+    for (const value of values) {
+      expect(await e2e.prompt(sessionId, `Value ${value}.`)).toMatchObject({
+        stopReason: "end_turn",
+      });
+      const said = e2e.updates
+        .of(sessionId, "agent_message_chunk")
+        .map((c) => (c.content.type === "text" ? c.content.text : ""))
+        .join("");
+      expect(said).toContain(`Reply ${value}.`);
+    }
+    expect(await e2e.prompt(sessionId, "/usage")).toMatchObject({ stopReason: "end_turn" });
+
+    // The warning is told without a reset; the data carries no reset at all.
+    const warnings = e2e.updates
+      .of(sessionId, "notice")
+      .filter((n) => (n._meta?.claudeCode as { kind?: string }).kind === "rate_limit_warning");
+    expect(warnings.map((n) => n.title)).toContain("You've used 92% of your 5-hour limit");
+    for (const n of warnings) expect(n.title).not.toMatch(/resets|Invalid/);
+    const states = e2e.updates
+      .of(sessionId, "usage_update")
+      .map(
+        (u) =>
+          (u._meta?.claudeCode as { rateLimit?: Record<string, unknown> } | undefined)?.rateLimit,
+      )
+      .filter((s) => s !== undefined);
+    expect(states.length).toBeGreaterThan(0);
+    for (const state of states)
+      for (const key of ["resetsAt", "resetsAtIso", "overageResetsAt", "overageResetsAtIso"])
+        expect(state).not.toHaveProperty(key);
+    const usage = e2e.updates
+      .of(sessionId, "agent_message_chunk")
+      .map((c) => (c.content.type === "text" ? c.content.text : ""))
+      .join("");
+    expect(usage).toMatch(/\n5-hour limit: 92% used$/);
   });
 });
 

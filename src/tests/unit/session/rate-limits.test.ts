@@ -14,6 +14,7 @@ import {
   RateLimitWarnings,
   percentUsed,
   rateLimitMeta,
+  resetDate,
   rateLimitSentence,
   resetTime,
   windowLine,
@@ -103,6 +104,52 @@ describe("the words", () => {
   });
 });
 
+describe("a reset time that is no date", () => {
+  // What Claude Code makes of a reset header (Math.round(Number(value))), as JSON carries it:
+  // `1e400` and text that is no number arrive as null.
+  const NO_DATES: [string, unknown][] = [
+    ["0 (the epoch)", 0],
+    ["negative", -5],
+    ["in the past", TONIGHT - 86400],
+    ["now", NOW.getTime() / 1000],
+    ["1e400 (Infinity)", Infinity],
+    ["1e400 as JSON carries it", null],
+    ["8.64e15 (past what a Date holds, in milliseconds)", 8.64e15],
+    ["99999999999999999999", Math.round(Number("99999999999999999999"))],
+    ["text that is no number", Math.round(Number("soon"))],
+    ["more than a year ahead", NOW.getTime() / 1000 + 367 * 86400],
+  ];
+
+  it.each(NO_DATES)("%s: no date, no words, no data, and nothing throws", (_, resetsAt) => {
+    const info = { ...warning(0.92), resetsAt, overageResetsAt: resetsAt } as RateLimitInfo;
+    expect(resetDate(resetsAt, NOW)).toBeUndefined();
+    expect(resetTime(resetsAt, NOW)).toBeUndefined();
+    expect(rateLimitSentence(info, NOW)).toBe("You've used 92% of your 5-hour limit");
+    expect(windowLine(info, NOW)).toBe("5-hour limit: 92% used");
+    const meta = rateLimitMeta(info, NOW);
+    for (const key of ["resetsAt", "resetsAtIso", "overageResetsAt", "overageResetsAtIso"])
+      expect(meta).not.toHaveProperty(key);
+    expect(new RateLimitReporter().report(info, NOW)?.title).toBe(
+      "You've used 92% of your 5-hour limit",
+    );
+  });
+
+  it("a reset within the year ahead is a date", () => {
+    const inAYear = NOW.getTime() / 1000 + 366 * 86400;
+    expect(resetDate(inAYear, NOW)?.getTime()).toBe(inAYear * 1000);
+    expect(rateLimitMeta({ ...warning(0.5), overageResetsAt: inAYear }, NOW)).toMatchObject({
+      overageResetsAt: inAYear,
+      overageResetsAtIso: "2027-12-04T18:00:00.000Z",
+    });
+  });
+
+  it("a utilization that is not a finite number is left out of the data", () => {
+    const meta = rateLimitMeta({ ...warning(0.5), utilization: null } as unknown as RateLimitInfo);
+    expect(meta).not.toHaveProperty("utilization");
+    expect(meta).not.toHaveProperty("percentUsed");
+  });
+});
+
 describe("one warning per threshold crossed", () => {
   it("92%, 93%, 94% of one window warn once; 100% hit is told; back to allowed, a new crossing warns again", () => {
     const warnings = new RateLimitWarnings();
@@ -146,7 +193,7 @@ describe("one warning per threshold crossed", () => {
 
 describe("the state as data", () => {
   it("status, window, utilization and the reset as epoch seconds and ISO 8601; nothing undefined", () => {
-    expect(rateLimitMeta(warning(0.92))).toEqual({
+    expect(rateLimitMeta(warning(0.92), NOW)).toEqual({
       status: "allowed_warning",
       window: "five_hour",
       utilization: 0.92,
@@ -155,6 +202,32 @@ describe("the state as data", () => {
       resetsAtIso: "2026-12-03T21:43:00.000Z",
     });
   });
+
+  it("every string forwarded from a header is cleaned as notices are: no C0 or C1 controls, no escape sequences", () => {
+    const dirty = {
+      status: "allowed\u0085",
+      rateLimitType: "five_hour\u009b\u0007",
+      overageStatus: "rejected\u0090\u001b[31m",
+      overageDisabledReason: "out_of_credits\u009d\u009c\r\n",
+      errorCode: "credits_required\u0080",
+    } as unknown as RateLimitInfo;
+    expect(rateLimitMeta(dirty, NOW)).toEqual({
+      status: "allowed",
+      window: "five_hour",
+      overageStatus: "rejected",
+      overageDisabledReason: "out_of_credits",
+      errorCode: "credits_required",
+    });
+  });
+
+  it.each(["fortnight", "constructor"])(
+    "a window Claude Code has no name for (%s) has no words and no /usage line, and nothing throws",
+    (window) => {
+      const unknown = { status: "rejected", rateLimitType: window } as unknown as RateLimitInfo;
+      expect(windowLine(unknown, NOW)).toBeUndefined();
+      expect(rateLimitSentence(unknown, NOW)).toBeUndefined();
+    },
+  );
 
   it("rides on every usage update once a state is known", () => {
     const reporter = new RateLimitReporter();
@@ -180,7 +253,7 @@ describe("a turn ended by a usage limit", () => {
   } as unknown as SDKResultMessage;
 
   it("fails with Claude Code's sentence as the whole message, the kind and the limit's state in data", () => {
-    const state = rateLimitMeta(warning(1, { status: "rejected" }));
+    const state = rateLimitMeta(warning(1, { status: "rejected" }), NOW);
     const outcome = outcomeOfResult(
       limited,
       { cancelRequested: false, apiError: "rate_limit" },
