@@ -104,9 +104,23 @@ function blocks(tokens: readonly Token[], style: Style): string[] {
 
 /** Markdown as terminal lines (no blank line at the end). */
 export function markdownLines(markdown: string, style: Style): string[] {
-  const lines = blocks(new Lexer().lex(markdown), style);
+  const lines = lexed(markdown, style);
   while (lines.length > 0 && lines.at(-1) === "") lines.pop();
   return lines;
+}
+
+/**
+ * The blocks rendered; as plain lines if the lexer fails (its regular expressions run out of
+ * stack on a block of megabytes): the text is shown, if without its markup.
+ */
+function lexed(markdown: string, style: Style): string[] {
+  let tokens: Token[];
+  try {
+    tokens = new Lexer().lex(markdown);
+  } catch {
+    return markdown.split("\n");
+  }
+  return blocks(tokens, style);
 }
 
 /**

@@ -78,3 +78,46 @@ export function cutLines(text: string): string {
     .map((line) => cut(line, LINE_MAX))
     .join("\n");
 }
+
+/**
+ * The lines of text that arrives in pieces (a streamed reply), each cut to LINE_MAX code
+ * points; a cut line's note comes when the line ends.
+ */
+export class StreamedLines {
+  /** Code points of the open line shown, and in all. */
+  private shown = 0;
+  private length = 0;
+
+  /** What to show of the next piece. */
+  push(piece: string): string {
+    let out = "";
+    let from = 0;
+    for (;;) {
+      const newline = piece.indexOf("\n", from);
+      out += this.take(piece.slice(from, newline < 0 ? piece.length : newline));
+      if (newline < 0) return out;
+      out += `${this.end()}\n`;
+      from = newline + 1;
+    }
+  }
+
+  /** The open line ends (a line break, or the end of the text): its note if it was cut. */
+  end(): string {
+    const note = this.length > this.shown ? cutNote(this.length) : "";
+    this.shown = 0;
+    this.length = 0;
+    return note;
+  }
+
+  private take(part: string): string {
+    const count = codePoints(part);
+    this.length += count;
+    const room = LINE_MAX - this.shown;
+    if (count <= room) {
+      this.shown += count;
+      return part;
+    }
+    this.shown = LINE_MAX;
+    return room > 0 ? part.slice(0, graphemeStart(part, indexAfter(part, room))) : "";
+  }
+}

@@ -137,3 +137,23 @@ describe("an agent's huge single-line fields", () => {
     },
   );
 });
+
+describe("errors of the ACP library", () => {
+  it(
+    "a 10 MB reply without a line break is shown cut with its full length, with no library error, and the next prompt works",
+    { timeout: 60_000 },
+    async () => {
+      const { tmux, recording } = await startClient();
+      await tmux.keys("-l", "huge-reply");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/The end\.[\s\S]*Enter to send/, 30_000);
+      await tmux.keys("-l", "hello");
+      await tmux.keys("Enter");
+      const screen = await tmux.waitFor(/You said: "hello"/);
+
+      expect(screen).not.toContain("Error handling notification");
+      expect(unwrapped(screen)).toMatch(cutField("", "reply"));
+      expect(await writtenBytes(tmux, recording)).toBeLessThan(MAX_OUTPUT_BYTES);
+    },
+  );
+});

@@ -2,6 +2,8 @@
 // message is cut as it arrives while ids and values go back untouched (incoming.ts).
 import { describe, expect, it } from "vitest";
 import { cutPermissionRequest, cutUpdate } from "../../client/incoming.js";
+import { markdownLines } from "../../client/markdown.js";
+import { createStyle } from "../../client/style.js";
 import {
   codePoints,
   cutField,
@@ -9,6 +11,7 @@ import {
   cutNote,
   FIELD_MAX,
   LINE_MAX,
+  StreamedLines,
 } from "../../client/text-limits.js";
 
 describe("a single-line field", () => {
@@ -44,6 +47,24 @@ describe("multi-line text", () => {
   it("keeps its lines, each cut to the line limit", () => {
     const text = `short\n${"z".repeat(LINE_MAX + 5)}\nlast`;
     expect(cutLines(text)).toBe(`short\n${"z".repeat(LINE_MAX)}${cutNote(LINE_MAX + 5)}\nlast`);
+  });
+
+  it("streamed in pieces: a long line is cut once, its full length when it ends", () => {
+    const lines = new StreamedLines();
+    const piece = "w".repeat(LINE_MAX / 4 + 1);
+    const shown = [piece, piece, piece, piece, piece, "\nnext line", " goes on"].map((p) =>
+      lines.push(p),
+    );
+    shown.push(lines.end());
+    expect(shown.join("")).toBe(
+      `${"w".repeat(LINE_MAX)}${cutNote(5 * (LINE_MAX / 4 + 1))}\nnext line goes on`,
+    );
+  });
+
+  it("a markdown block the lexer cannot read (megabytes on end) is shown as plain lines", () => {
+    const block = `${"word ".repeat(15)}\n`.repeat(140_000); // 10 MB, no blank line
+    const lines = markdownLines(block, createStyle(false));
+    expect(lines.length).toBeGreaterThanOrEqual(140_000);
   });
 });
 

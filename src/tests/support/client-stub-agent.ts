@@ -13,6 +13,7 @@
 //            note to the model as its output and an unknown exit, as the agent sends it
 //   "huge" → a tool call titled with HUGE characters, a task list whose entry has as many,
 //            then a permission request with an option named so; answered, "Answered: <id>"
+//   "huge-reply" → a reply of HUGE characters in one agent_message_chunk, then "The end."
 //   else   → `You said: <the prompt as JSON>`
 import { Readable, Writable } from "node:stream";
 import {
@@ -207,6 +208,9 @@ const app = agent({ name: "client-stub" })
       });
       const chosen = answer.outcome.outcome === "selected" ? answer.outcome.optionId : "none";
       await send(say(`Answered: ${chosen}`));
+    } else if (text === "huge-reply") {
+      await send(say(huge("reply")));
+      await send(say("\n\nThe end."));
     } else if (text === "long") {
       for (let i = 1; i <= 40; i++) {
         await send(say(`word${i} `));
