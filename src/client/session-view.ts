@@ -20,7 +20,7 @@ import {
   toolStatusLine,
   type RenderContext,
 } from "./render.js";
-import { finishedLength, markdownLines } from "./markdown.js";
+import { MarkdownBlocks, markdownLines } from "./markdown.js";
 import type { Screen } from "./screen.js";
 import { oneLine, sanitize, type Style } from "./style.js";
 import {
@@ -60,7 +60,7 @@ export class SessionView {
   private shownStopped = false;
   private turnRunning = false;
   /** The agent's message text not shown yet (an unfinished markdown block). */
-  private markdown = "";
+  private readonly markdown = new MarkdownBlocks();
   /** Blocks of the open agent message were shown (the next one comes after a blank line). */
   private markdownShown = false;
   /** When the running turn started (the status line shows the time since). */
@@ -258,7 +258,7 @@ export class SessionView {
   /** An open text line (the agent's unfinished block: all of it) ends here. */
   private endText(): void {
     const note = this.streamed.end(); // the last line was cut: its length
-    if (this.open?.stream === "agent") this.markdown += note;
+    if (this.open?.stream === "agent") this.markdown.push(note);
     else if (this.open) this.screen.stream(this.styled(this.open.stream, note));
     if (this.open?.stream === "agent") {
       this.renderMarkdown(true);
@@ -315,7 +315,7 @@ export class SessionView {
     }
     const text = this.streamed.push(clean);
     if (stream === "agent") {
-      this.markdown += text;
+      this.markdown.push(text);
       this.renderMarkdown(false);
       return;
     }
@@ -332,9 +332,7 @@ export class SessionView {
    * when `all`), rendered without the markup.
    */
   private renderMarkdown(all: boolean): void {
-    const length = all ? this.markdown.length : finishedLength(this.markdown);
-    const done = this.markdown.slice(0, length);
-    this.markdown = this.markdown.slice(length);
+    const done = this.markdown.take(all);
     if (done.trim() !== "") {
       // The block's preview goes first: the block is printed in its place.
       this.screen.setPreview([]);
@@ -351,8 +349,10 @@ export class SessionView {
    */
   private previewRows(): string[] {
     const width = Math.max(8, this.screen.width - 1);
-    // Only the block's end is wrapped: wrapping all of it at every piece would grow with it.
-    const text = tail(this.markdown, PREVIEW_ROWS, (PREVIEW_ROWS + 1) * width).trim();
+    // Only the block's end is wrapped: wrapping all of it at every piece would grow with it
+    // (its last lines, some of them blank perhaps, and of a long line its end).
+    const recent = this.markdown.recent(2 * PREVIEW_ROWS);
+    const text = tail(recent, PREVIEW_ROWS, (PREVIEW_ROWS + 1) * width).trim();
     if (text === "") return [];
     const gap = this.markdownShown ? [""] : [];
     return [...gap, ...wrapLines([text], width)].slice(-PREVIEW_ROWS);
