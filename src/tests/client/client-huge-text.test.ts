@@ -156,4 +156,16 @@ describe("errors of the ACP library", () => {
       expect(await writtenBytes(tmux, recording)).toBeLessThan(MAX_OUTPUT_BYTES);
     },
   );
+
+  it(
+    "an update the library cannot read is reported on the client's own error line, not written raw to stderr",
+    { timeout: 30_000 },
+    async () => {
+      const run = await piped(["bad-update"]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toMatch(/✗ .*session\/update.*Invalid params/);
+      expect(run.stdout).toContain("After the bad update.");
+    },
+  );
 });

@@ -14,6 +14,8 @@
 //   "huge" → a tool call titled with HUGE characters, a task list whose entry has as many,
 //            then a permission request with an option named so; answered, "Answered: <id>"
 //   "huge-reply" → a reply of HUGE characters in one agent_message_chunk, then "The end."
+//   "bad-update" → a session/update the ACP schema rejects (a tool call without its id),
+//            then "After the bad update."
 //   else   → `You said: <the prompt as JSON>`
 import { Readable, Writable } from "node:stream";
 import {
@@ -211,6 +213,12 @@ const app = agent({ name: "client-stub" })
     } else if (text === "huge-reply") {
       await send(say(huge("reply")));
       await send(say("\n\nThe end."));
+    } else if (text === "bad-update") {
+      await client.notify(methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: "tool_call" } as SessionNotification["update"],
+      });
+      await send(say("After the bad update."));
     } else if (text === "long") {
       for (let i = 1; i <= 40; i++) {
         await send(say(`word${i} `));
