@@ -22,6 +22,7 @@ import {
   type Answerer,
 } from "./answers.js";
 import { formFields } from "./form.js";
+import { cutAgentInfo, cutModes, cutPermissionRequest, cutUpdate } from "./incoming.js";
 import type { KeySource } from "./input.js";
 import { InteractiveAnswerer } from "./interactive.js";
 import { EMPTY_LINE, isInterrupt, lineKey, RESIZE, type Key, type LineState } from "./keys.js";
@@ -31,6 +32,7 @@ import type { AnswerPolicy } from "./policy.js";
 import { Screen, type Output } from "./screen.js";
 import { SessionView } from "./session-view.js";
 import { oneLine, type Style } from "./style.js";
+import { cutField } from "./text-limits.js";
 import { withLinkedSignal } from "../util/linked-signal.js";
 
 export const CLIENT_NAME = "claude-agent-acp-client";
@@ -131,11 +133,11 @@ export class TerminalClient {
     return client({ name: CLIENT_NAME })
       .onNotification(methods.client.session.update, ({ params }) => {
         if (this.sessionId === undefined || params.sessionId === this.sessionId) {
-          this.view.update(params.update);
+          this.view.update(cutUpdate(params.update));
         }
       })
       .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
-        this.onPermission(params, signal),
+        this.onPermission(cutPermissionRequest(params), signal),
       )
       .onRequest(methods.client.elicitation.create, ({ params, signal }) =>
         this.onElicitation(params, signal),
@@ -208,7 +210,7 @@ export class TerminalClient {
       `The agent did not answer initialize within ${timeout / 1000} s: is the command an ACP agent (speaking ACP on its stdin and stdout)?`,
     );
     this.steering = steeringSupported(init._meta);
-    const info = init.agentInfo;
+    const info = cutAgentInfo(init.agentInfo);
     view.note(
       `Connected to ${info ? `${oneLine(info.title ?? info.name)} (${oneLine(info.name)} ${oneLine(info.version)})` : "the agent"}, ACP v${init.protocolVersion}`,
     );
@@ -217,15 +219,17 @@ export class TerminalClient {
       mcpServers: [],
     });
     this.sessionId = session.sessionId;
-    view.setModes(session.modes);
-    const mode = session.modes?.availableModes.find((m) => m.id === session.modes?.currentModeId);
+    const modes = cutModes(session.modes);
+    view.setModes(modes);
+    const mode = modes?.availableModes.find((m) => m.id === modes.currentModeId);
     view.note(`Session in ${this.options.cwd}${mode ? ` · mode: ${oneLine(mode.name)}` : ""}`);
     if (this.options.mode) {
       const offered = session.modes?.availableModes.map((m) => m.id) ?? [];
       if (!offered.includes(this.options.mode)) {
+        const shown = view.availableModes().map((m) => oneLine(m.id));
         throw new Error(
-          offered.length
-            ? `No mode "${oneLine(this.options.mode)}": this agent offers ${offered.map(oneLine).join(", ")}`
+          shown.length
+            ? `No mode "${oneLine(this.options.mode)}": this agent offers ${shown.join(", ")}`
             : `No mode "${oneLine(this.options.mode)}": this agent offers no modes`,
         );
       }
@@ -395,7 +399,7 @@ export class TerminalClient {
         view.note(
           `Modes: ${view
             .availableModes()
-            .map((m) => `${m.id} (${m.name})`)
+            .map((m) => `${oneLine(m.id)} (${oneLine(m.name)})`)
             .join(", ")}`,
         );
         continue;
@@ -430,7 +434,7 @@ export class TerminalClient {
     const { fields, unknown } = formFields(request.requestedSchema);
     if (unknown.length > 0) {
       this.view.note(
-        `A form asked for fields this client cannot show (${unknown.join(", ")}): declined.`,
+        `A form asked for fields this client cannot show (${unknown.map((key) => oneLine(cutField(key))).join(", ")}): declined.`,
       );
       return { action: "decline" };
     }
@@ -439,7 +443,7 @@ export class TerminalClient {
         ? request.toolCallId
         : undefined;
     const decision = await this.whileRequested(signal, (linked) =>
-      this.answerer.form(request.message, fields, toolCallId, linked),
+      this.answerer.form(cutField(request.message), fields, toolCallId, linked),
     );
     if (signal.aborted) return { action: "cancel" };
     return elicitationResponse(decision);
@@ -473,10 +477,11 @@ export function steeringSupported(meta: unknown): boolean {
   );
 }
 
+/** An error's message, as one field (an agent's error may be megabytes long). */
 export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
+  if (error instanceof Error) return cutField(error.message);
   if (typeof error === "object" && error !== null && "message" in error) {
-    return String(error.message);
+    return cutField(String(error.message));
   }
-  return String(error);
+  return cutField(String(error));
 }

@@ -1,6 +1,8 @@
 // Form elicitation (`elicitation/create`, mode "form"): the flat schema as a list of fields.
-// Keys and values go back to the agent exactly; where one is shown, it is made inert first.
+// Keys and values go back to the agent exactly; where one is shown, it is made inert and cut
+// to a field's length (text-limits.ts) first.
 import { oneLine, sanitize } from "./style.js";
+import { cutField } from "./text-limits.js";
 import { isRecord } from "../util/records.js";
 
 export interface Choice {
@@ -25,8 +27,11 @@ export type FormField =
 
 export type FormValue = string | number | boolean | string[];
 
+/** A schema's string as shown: one line, cut. */
+const shown = (v: string): string => oneLine(cutField(v));
+
 const text = (v: unknown): string | undefined =>
-  typeof v === "string" && oneLine(v) !== "" ? oneLine(v) : undefined;
+  typeof v === "string" && shown(v) !== "" ? shown(v) : undefined;
 
 /** Titled `oneOf`/`anyOf` items, or a bare `enum` (with optional `enumNames`). */
 function choicesOf(schema: Record<string, unknown>): Choice[] | undefined {
@@ -42,7 +47,7 @@ function choicesOf(schema: Record<string, unknown>): Choice[] | undefined {
       return [
         {
           value: c.const,
-          title: text(c.title) ?? oneLine(c.const),
+          title: text(c.title) ?? shown(c.const),
           ...(description ? { description } : {}),
         },
       ];
@@ -53,7 +58,7 @@ function choicesOf(schema: Record<string, unknown>): Choice[] | undefined {
     const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
     const choices = schema.enum
       .filter((v): v is string => typeof v === "string")
-      .map((value, i): Choice => ({ value, title: text(names[i]) ?? oneLine(value) }));
+      .map((value, i): Choice => ({ value, title: text(names[i]) ?? shown(value) }));
     return choices.length > 0 ? choices : undefined;
   }
   return undefined;
@@ -78,7 +83,7 @@ export function formFields(requestedSchema: unknown): { fields: FormField[]; unk
     const description = text(property.description);
     const base: FieldBase = {
       key,
-      title: text(property.title) ?? oneLine(key),
+      title: text(property.title) ?? shown(key),
       ...(description ? { description } : {}),
       required: required.has(key),
     };
@@ -163,8 +168,8 @@ export function firstChoiceContent(fields: readonly FormField[]): Record<string,
 export function describeValue(field: FormField, value: FormValue): string {
   const titleOf = (v: string): string =>
     field.kind === "choice" || field.kind === "multi"
-      ? (field.choices.find((c) => c.value === v)?.title ?? sanitize(v))
-      : sanitize(v);
+      ? (field.choices.find((c) => c.value === v)?.title ?? sanitize(cutField(v)))
+      : sanitize(cutField(v));
   if (Array.isArray(value)) return value.length ? value.map(titleOf).join(", ") : "(none)";
   if (typeof value === "string") return JSON.stringify(titleOf(value));
   return String(value);

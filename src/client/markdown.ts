@@ -104,24 +104,75 @@ function blocks(tokens: readonly Token[], style: Style): string[] {
 
 /** Markdown as terminal lines (no blank line at the end). */
 export function markdownLines(markdown: string, style: Style): string[] {
-  const lines = blocks(new Lexer().lex(markdown), style);
+  const lines = lexed(markdown, style);
   while (lines.length > 0 && lines.at(-1) === "") lines.pop();
   return lines;
 }
 
 /**
- * How much of streamed markdown is made of finished blocks: up to the last blank line that
- * is not inside a code fence (0: nothing finished yet).
+ * The blocks rendered; as plain lines if the lexer fails (its regular expressions run out of
+ * stack on a block of megabytes): the text is shown, if without its markup.
  */
-export function finishedLength(markdown: string): number {
-  let finished = 0;
-  let inFence = false;
-  let offset = 0;
-  for (const line of markdown.split("\n")) {
-    const end = offset + line.length + 1;
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    else if (!inFence && line.trim() === "" && end <= markdown.length) finished = end;
-    offset = end;
+function lexed(markdown: string, style: Style): string[] {
+  let tokens: Token[];
+  try {
+    tokens = new Lexer().lex(markdown);
+  } catch {
+    return markdown.split("\n");
   }
-  return finished;
+  return blocks(tokens, style);
+}
+
+/**
+ * Streamed markdown, held until its blocks are finished: up to the last blank line that is not
+ * inside a code fence. The text is kept as lines, each looked at once as it completes, so a
+ * block that grows in many small pieces costs no more than the block.
+ */
+export class MarkdownBlocks {
+  /** Complete lines not taken yet, each with its line break. */
+  private readonly lines: string[] = [];
+  /** The line being written (no line break yet). */
+  private open = "";
+  private inFence = false;
+  /** How many of `lines` make up the finished blocks. */
+  private finished = 0;
+
+  /** The text not taken yet (the unfinished block). */
+  get text(): string {
+    return this.lines.join("") + this.open;
+  }
+
+  /** The last `count` lines not taken, the one being written included. */
+  recent(count: number): string {
+    return this.lines.slice(-count).join("") + this.open;
+  }
+
+  push(text: string): void {
+    let from = 0;
+    for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", from)) {
+      const line = this.open + text.slice(from, end);
+      this.open = "";
+      this.lines.push(`${line}\n`);
+      if (/^\s*(```|~~~)/.test(line)) this.inFence = !this.inFence;
+      else if (!this.inFence && line.trim() === "") this.finished = this.lines.length;
+      from = end + 1;
+    }
+    this.open += text.slice(from);
+  }
+
+  /** Takes the finished blocks; with `all`, all the text (a fence left open ends with it). */
+  take(all: boolean): string {
+    if (all) {
+      const done = this.text;
+      this.lines.length = 0;
+      this.open = "";
+      this.inFence = false;
+      this.finished = 0;
+      return done;
+    }
+    // What is left starts after a blank line outside a fence: the fence state is its own.
+    const done = this.lines.splice(0, this.finished).join("");
+    this.finished = 0;
+    return done;
+  }
 }

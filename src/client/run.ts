@@ -3,6 +3,7 @@
 import { TerminalClient, errorText, type ClientOptions } from "./client.js";
 import { spawnAgent } from "./agent-process.js";
 import { terminalKeys } from "./input.js";
+import { captureConsole } from "./library-log.js";
 import type { AnswerPolicy } from "./policy.js";
 import type { Output } from "./screen.js";
 import { colorWanted, createStyle } from "./style.js";
@@ -113,6 +114,12 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
   const onTerminate = (signal: NodeJS.Signals): void => quitWith(signal === "SIGHUP" ? 129 : 143);
   process.on("SIGTERM", onTerminate);
   process.on("SIGHUP", onTerminate);
+  // What the ACP SDK logs (a notification it could not handle) is shown as the client's own
+  // lines, never written raw over the status line or a box.
+  const releaseConsole = captureConsole({
+    error: (text) => view.error(text),
+    note: (text) => view.note(text),
+  });
   const connection = terminalClient.app().connect(agent.stream);
   let code: number;
   try {
@@ -137,7 +144,11 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
     if (stdout.isTTY) stdout.write("\x1b[?25h");
     connection.close();
     // Quitting by force (Ctrl-C twice, or at start-up): the agent is not waited for.
-    await agent.stop(forced ? 0 : undefined);
+    try {
+      await agent.stop(forced ? 0 : undefined);
+    } finally {
+      releaseConsole();
+    }
   }
   return code;
 }

@@ -20,7 +20,7 @@ import {
   toolStatusLine,
   type RenderContext,
 } from "./render.js";
-import { finishedLength, markdownLines } from "./markdown.js";
+import { MarkdownBlocks, markdownLines } from "./markdown.js";
 import type { Screen } from "./screen.js";
 import { oneLine, sanitize, type Style } from "./style.js";
 import {
@@ -30,6 +30,7 @@ import {
   ToolCallStore,
   type ToolCallState,
 } from "./tool-calls.js";
+import { StreamedLines } from "./text-limits.js";
 import { wrapLines } from "./wrap.js";
 
 /** Rows of a reply's unfinished block shown while it streams (its last ones). */
@@ -48,6 +49,8 @@ export class SessionView {
   private modes: SessionMode[] = [];
   private currentMode: string | undefined;
   private open: { stream: Stream; messageId: string | undefined } | undefined;
+  /** The open stream's lines, cut to the line limit as they come. */
+  private readonly streamed = new StreamedLines();
   private pendingPlan: PlanEntry[] | undefined;
   /** A mode change's line, held like a task list while a turn runs. */
   private pendingMode: string | undefined;
@@ -57,7 +60,7 @@ export class SessionView {
   private shownStopped = false;
   private turnRunning = false;
   /** The agent's message text not shown yet (an unfinished markdown block). */
-  private markdown = "";
+  private readonly markdown = new MarkdownBlocks();
   /** Blocks of the open agent message were shown (the next one comes after a blank line). */
   private markdownShown = false;
   /** When the running turn started (the status line shows the time since). */
@@ -254,6 +257,9 @@ export class SessionView {
 
   /** An open text line (the agent's unfinished block: all of it) ends here. */
   private endText(): void {
+    const note = this.streamed.end(); // the last line was cut: its length
+    if (this.open?.stream === "agent") this.markdown.push(note);
+    else if (this.open) this.screen.stream(this.styled(this.open.stream, note));
     if (this.open?.stream === "agent") {
       this.renderMarkdown(true);
       this.markdownShown = false;
@@ -295,8 +301,8 @@ export class SessionView {
   }
 
   private chunk(stream: Stream, messageId: string | undefined, raw: string): void {
-    const text = sanitize(raw);
-    if (text === "") return;
+    const clean = sanitize(raw);
+    if (clean === "") return;
     const { style } = this;
     const same = this.open?.stream === stream && this.open.messageId === messageId;
     if (!same) {
@@ -307,12 +313,18 @@ export class SessionView {
       if (stream === "thought") this.screen.stream(style.dim("✻ "));
       if (stream === "user") this.screen.stream(style.blue("› "));
     }
+    const text = this.streamed.push(clean);
     if (stream === "agent") {
-      this.markdown += text;
+      this.markdown.push(text);
       this.renderMarkdown(false);
       return;
     }
-    this.screen.stream(stream === "thought" ? style.dim(style.italic(text)) : text);
+    this.screen.stream(this.styled(stream, text));
+  }
+
+  /** Streamed text (not the agent's markdown) in its stream's style. */
+  private styled(stream: Stream, text: string): string {
+    return stream === "thought" ? this.style.dim(this.style.italic(text)) : text;
   }
 
   /**
@@ -320,9 +332,7 @@ export class SessionView {
    * when `all`), rendered without the markup.
    */
   private renderMarkdown(all: boolean): void {
-    const length = all ? this.markdown.length : finishedLength(this.markdown);
-    const done = this.markdown.slice(0, length);
-    this.markdown = this.markdown.slice(length);
+    const done = this.markdown.take(all);
     if (done.trim() !== "") {
       // The block's preview goes first: the block is printed in its place.
       this.screen.setPreview([]);
@@ -338,9 +348,12 @@ export class SessionView {
    * shows as it is written: rendered, and kept, once the block is finished.
    */
   private previewRows(): string[] {
-    const text = this.markdown.trim();
-    if (text === "") return [];
     const width = Math.max(8, this.screen.width - 1);
+    // Only the block's end is wrapped: wrapping all of it at every piece would grow with it
+    // (its last lines, some of them blank perhaps, and of a long line its end).
+    const recent = this.markdown.recent(2 * PREVIEW_ROWS);
+    const text = tail(recent, PREVIEW_ROWS, (PREVIEW_ROWS + 1) * width).trim();
+    if (text === "") return [];
     const gap = this.markdownShown ? [""] : [];
     return [...gap, ...wrapLines([text], width)].slice(-PREVIEW_ROWS);
   }
@@ -481,4 +494,15 @@ export class SessionView {
       );
     } else this.screen.setActivity("Working…", this.turnStarted);
   }
+}
+
+/**
+ * The end of `text` that its last `lines` lines show: those lines, then at most their last
+ * `chars` characters (the first row of a cut line may then wrap otherwise than in the whole).
+ */
+function tail(text: string, lines: number, chars: number): string {
+  let from = text.trimEnd().length;
+  for (let n = 0; n < lines && from > 0; n++) from = text.lastIndexOf("\n", from - 1);
+  const end = text.slice(Math.max(0, from + 1));
+  return end.length > chars ? end.slice(end.length - chars) : end;
 }

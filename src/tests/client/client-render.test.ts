@@ -14,7 +14,7 @@ import {
 } from "../../client/render.js";
 import { createStyle, oneLine, sanitize, visibleLength } from "../../client/style.js";
 import { ToolCallStore } from "../../client/tool-calls.js";
-import { finishedLength, markdownLines } from "../../client/markdown.js";
+import { MarkdownBlocks, markdownLines } from "../../client/markdown.js";
 import { wrapLine } from "../../client/wrap.js";
 import { Scrollback } from "../../client/scrollback.js";
 import { Screen, statusText } from "../../client/screen.js";
@@ -304,9 +304,28 @@ describe("markdown from the agent", () => {
   });
 
   it("counts as finished only blocks followed by a blank line outside a code fence", () => {
-    expect(finishedLength("# A\n\npara")).toBe(5);
-    expect(finishedLength("```\na\n\nb")).toBe(0);
-    expect(finishedLength("no end yet")).toBe(0);
+    const finished = (...pieces: string[]): string => {
+      const blocks = new MarkdownBlocks();
+      for (const piece of pieces) blocks.push(piece);
+      return blocks.take(false);
+    };
+    expect(finished("# A\n\npara")).toBe("# A\n\n");
+    expect(finished("```\na\n\nb")).toBe("");
+    expect(finished("no end yet")).toBe("");
+    // Pieces that split lines and fences are read as the whole text is.
+    expect(finished("# A\n", "\n``", "`\na\n\nb\n``", "`\n\nc")).toBe(
+      "# A\n\n```\na\n\nb\n```\n\n",
+    );
+  });
+
+  it("takes the rest of a block after its finished part, the fence state kept", () => {
+    const blocks = new MarkdownBlocks();
+    blocks.push("one\n\n```\ncode\n");
+    expect(blocks.take(false)).toBe("one\n\n");
+    blocks.push("\nmore code\n```\n\nafter");
+    expect(blocks.take(false)).toBe("```\ncode\n\nmore code\n```\n\n");
+    expect(blocks.take(true)).toBe("after");
+    expect(blocks.text).toBe("");
   });
 });
 

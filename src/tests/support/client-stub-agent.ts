@@ -11,6 +11,11 @@
 //   "plan" → a plan to approve (ExitPlanMode's switch_mode call), its text markdown
 //   "run"  → a command shown as a terminal asks to run; rejected, it fails with Claude Code's
 //            note to the model as its output and an unknown exit, as the agent sends it
+//   "huge" → a tool call titled with HUGE characters, a task list whose entry has as many,
+//            then a permission request with an option named so; answered, "Answered: <id>"
+//   "huge-reply" → a reply of HUGE characters in one agent_message_chunk, then "The end."
+//   "bad-update" → a session/update the ACP schema rejects (a tool call without its id),
+//            then "After the bad update."
 //   else   → `You said: <the prompt as JSON>`
 import { Readable, Writable } from "node:stream";
 import {
@@ -23,6 +28,13 @@ import {
 
 export const LONG_RULE =
   "Yes, and don't ask again for npm test and make lint commands and any cargo build, go vet, or yarn lint command (broader than this command) in this project and in every later session of it, until you say otherwise";
+
+/** The length of each field the "huge" scenarios send: 10 MiB of text. */
+export const HUGE = 10 * 1024 * 1024;
+
+/** `HUGE` characters of words, on one line. */
+const huge = (word: string): string =>
+  `${word} `.repeat(Math.ceil(HUGE / (word.length + 1))).slice(0, HUGE);
 
 const say = (text: string) =>
   ({
@@ -170,6 +182,43 @@ const app = agent({ name: "client-stub" })
           terminal_exit: { terminal_id: "t3", exit_code: allowed ? 0 : null, signal: null },
         },
       });
+    } else if (text === "huge") {
+      await client.notify(methods.client.session.update, {
+        sessionId,
+        update: {
+          sessionUpdate: "tool_call",
+          toolCallId: "t6",
+          title: huge("title"),
+          status: "in_progress",
+        },
+      });
+      await client.notify(methods.client.session.update, {
+        sessionId,
+        update: {
+          sessionUpdate: "plan",
+          entries: [{ content: huge("task"), status: "in_progress", priority: "medium" }],
+        },
+      });
+      const answer = await client.request(methods.client.session.requestPermission, {
+        sessionId,
+        toolCall: { toolCallId: "t6" },
+        options: [
+          { optionId: "once", name: "Yes", kind: "allow_once" },
+          { optionId: "huge", name: huge("option"), kind: "allow_always" },
+          { optionId: "no", name: "No", kind: "reject_once" },
+        ],
+      });
+      const chosen = answer.outcome.outcome === "selected" ? answer.outcome.optionId : "none";
+      await send(say(`Answered: ${chosen}`));
+    } else if (text === "huge-reply") {
+      await send(say(huge("reply")));
+      await send(say("\n\nThe end."));
+    } else if (text === "bad-update") {
+      await client.notify(methods.client.session.update, {
+        sessionId,
+        update: { sessionUpdate: "tool_call" } as SessionNotification["update"],
+      });
+      await send(say("After the bad update."));
     } else if (text === "long") {
       for (let i = 1; i <= 40; i++) {
         await send(say(`word${i} `));

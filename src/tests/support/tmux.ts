@@ -41,6 +41,18 @@ export class Tmux {
     await this.tmux("paste-buffer", ...(options.bracketed === false ? [] : ["-p"]), "-d");
   }
 
+  /**
+   * Copies what the program writes to the pane from now on into `file` (to measure how much
+   * it writes, escapes and redrawn rows included), until `stopRecording`.
+   */
+  async record(file: string): Promise<void> {
+    await this.tmux("pipe-pane", "-O", `cat >> '${file.replace(/'/g, `'\\''`)}'`);
+  }
+
+  async stopRecording(): Promise<void> {
+    await this.tmux("pipe-pane");
+  }
+
   async resize(columns: number, rows: number): Promise<void> {
     await this.tmux("resize-window", "-x", String(columns), "-y", String(rows));
   }
