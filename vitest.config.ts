@@ -1,17 +1,41 @@
 import { defineConfig } from "vitest/config";
 
+/** Tests that must not run in a process other test files ran in first (`*.fresh.test.ts`). */
+const FRESH = "src/tests/**/*.fresh.test.ts";
+/** The in-process layers: many small files whose imports dominate their time. */
+const IN_PROCESS = ["src/tests/unit/**/*.test.ts", "src/tests/protocol/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["src/tests/**/*.test.ts"],
     // The installed package has its own run: `npm run test:package`.
-    exclude: ["src/tests/package/**"],
+    exclude: ["src/tests/package/**", "**/node_modules/**"],
     globalSetup: ["src/tests/support/temp-root.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // End-to-end files each spawn real Claude Code processes; two cores in CI.
     pool: "forks",
     maxWorkers: 2,
+    // The default report, then the slowest files (a suite's time is spent there first).
+    reporters: ["default", "./src/tests/support/slowest-files.ts"],
     // Quiet agent logs in tests; a failing test prints its own evidence.
     env: { CLAUDE_AGENT_ACP_LOG: "error" },
+    projects: [
+      {
+        extends: true,
+        // One worker process runs file after file, its imports loaded once: the unit and
+        // protocol tests hold no state between files (a file that needs a process of its own,
+        // because it mocks a module or watches what loads once, is named *.fresh.test.ts).
+        test: { name: "in-process", include: IN_PROCESS, exclude: [FRESH], isolate: false },
+      },
+      { extends: true, test: { name: "fresh", include: [FRESH] } },
+      {
+        extends: true,
+        test: {
+          name: "processes",
+          include: ["src/tests/**/*.test.ts"],
+          exclude: [...IN_PROCESS, "src/tests/package/**"],
+        },
+      },
+    ],
   },
 });

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 // `npm run test:package`: the package as users install it (src/tests/package/). Apart from
-// the main suite: it packs (building again) and installs, about a minute.
+// the main suite: it packs the build (made again only if stale) and installs it.
 export default defineConfig({
   test: {
     include: ["src/tests/package/**/*.test.ts"],

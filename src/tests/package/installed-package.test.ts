@@ -1,4 +1,5 @@
-// The package as users install it: `npm pack` on this checkout (its prepack builds), the
+// The package as users install it: `npm pack` on this checkout (of the build already made,
+// which is made again only when src/ is newer, as `npm run demo` does), the
 // tarball installed with `npm install -g` into a temporary prefix, and the installed bin run
 // as it is: --version, then one scripted turn through acpx, a real client (its initialize
 // handshake included), with the real Claude Code the install brought. `npm run test:package`.
@@ -27,7 +28,15 @@ beforeAll(async () => {
   version = (JSON.parse(await readFile(join(REPO, "package.json"), "utf8")) as { version: string })
     .version;
   root = await mkdtemp(join(tmpdir(), "claude-agent-acp-package-"));
-  await run("npm", ["pack", "--pack-destination", root], { cwd: REPO, maxBuffer: OUTPUT_BYTES });
+  // prepack would build again what CI built a moment ago.
+  await run("node", ["--import", "tsx", "scripts/build-if-stale.ts"], {
+    cwd: REPO,
+    maxBuffer: OUTPUT_BYTES,
+  });
+  await run("npm", ["pack", "--ignore-scripts", "--pack-destination", root], {
+    cwd: REPO,
+    maxBuffer: OUTPUT_BYTES,
+  });
   const [tarball] = (await readdir(root)).filter((name) => name.endsWith(".tgz"));
   if (!tarball) throw new Error("npm pack wrote no tarball");
   files = (await run("tar", ["tzf", join(root, tarball)], { maxBuffer: OUTPUT_BYTES })).stdout
