@@ -26,7 +26,7 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
   auth: { logout: {} },
-  // Unstable: providers/list, set and disable (AgentCore.setProvider).
+  // Unstable: providers/list, set and disable (core/accounts.ts).
   ...({ providers: {} } as object),
   sessionCapabilities: {
     list: {},
@@ -37,9 +37,9 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
     // Unstable in ACP; clients that do not know them ignore them. The system prompt RFD:
     // `append` always, `override` declared (session-params.ts,
     // session/configuration/client-setup.ts).
-    // `title`: session/set_title, saved as Claude Code's /rename (AgentCore.setTitle).
+    // `title`: session/set_title, saved as Claude Code's /rename (core/saved-sessions.ts).
     // `archive`: session/archive and unarchive, and the list's `archived` filter, with
-    // Claude Code's own mark (AgentCore.setArchived).
+    // Claude Code's own mark (core/saved-sessions.ts).
     ...({ fork: {}, systemPrompt: { mode: { override: {} } }, title: {}, archive: {} } as object),
   },
 };
