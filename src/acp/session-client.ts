@@ -46,6 +46,16 @@ function shownToolCall<T extends ToolCallUpdate>(fields: T): T {
   return shown;
 }
 
+/** Something the user should see apart from Claude's reply (`sendNotice`). */
+export interface Notice {
+  /** What it is, for clients that style it (`_meta.claudeCode.kind`). */
+  kind: string;
+  severity: NoticeSeverity;
+  /** Stands alone: one line. */
+  title: string;
+  description?: string;
+}
+
 /** `_meta` of an update, e.g. `{claudeCode: {parentToolUseId}}` for subagent traffic. */
 type Meta = Record<string, unknown>;
 
@@ -168,12 +178,7 @@ export class SessionClient {
    * declare `session.notices`, otherwise an agent message of its own marked
    * `_meta.claudeCode.kind` (and `severity`) so a client can style it apart.
    */
-  async sendNotice(notice: {
-    kind: string;
-    severity: NoticeSeverity;
-    title: string;
-    description?: string;
-  }): Promise<void> {
+  async sendNotice(notice: Notice): Promise<void> {
     // A notice may quote Claude Code or a gateway: no secret the agent holds is shown.
     const title = redact(cleanSingleLine(notice.title));
     const description = notice.description ? redact(cleanMultiline(notice.description)) : "";

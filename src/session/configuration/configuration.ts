@@ -15,13 +15,8 @@ import {
   type ConfigContext,
   type SessionSettingsState,
 } from "./config-options.js";
-import {
-  isModeAvailable,
-  isPermissionMode,
-  modeState,
-  processMayBypass,
-  type ModeConditions,
-} from "./modes.js";
+import { isPermissionMode } from "../../permissions/modes.js";
+import { isModeAvailable, modeState, processMayBypass, type ModeConditions } from "./modes.js";
 import { acceptedModel } from "./model-ids.js";
 import { claudeOwnModel } from "./own-model.js";
 import type { AdapterSettings } from "./settings.js";
