@@ -3,7 +3,11 @@ import { redact } from "../util/secrets.js";
 import { cleanJson, cleanMultiline, cleanSingleLine, isCleanPath } from "../util/text.js";
 import type { ClientChannel, TurnEnd } from "./channel.js";
 import { type ChildRoute, ChildSessions, type UnstableSessionUpdate } from "./child-sessions.js";
-import type { AgentClientCapabilities } from "./unstable-capabilities.js";
+import {
+  supportsFormElicitation,
+  supportsUrlElicitation,
+  type AgentClientCapabilities,
+} from "./unstable-capabilities.js";
 import type {
   AvailableCommand,
   ContentBlock,
@@ -20,18 +24,6 @@ import type {
   ToolCallUpdate,
   UsageUpdate,
 } from "@agentclientprotocol/sdk";
-
-/** Each elicitation mode must be present and non-null; `{}` alone advertises none. */
-export function supportsFormElicitation(capabilities: AgentClientCapabilities): boolean {
-  const form = capabilities.elicitation?.form;
-  return form !== undefined && form !== null;
-}
-
-/** URL mode likewise: the client can send the user to a page (an MCP server's sign-in). */
-export function supportsUrlElicitation(capabilities: AgentClientCapabilities): boolean {
-  const url = capabilities.elicitation?.url;
-  return url !== undefined && url !== null;
-}
 
 /**
  * A tool call as the client is shown it: the raw input and output with every string cleaned,

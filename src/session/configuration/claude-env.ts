@@ -1,4 +1,4 @@
-import { supportsFormElicitation } from "../../acp/session-client.js";
+import { supportsFormElicitation } from "../../acp/unstable-capabilities.js";
 import type { AgentClientCapabilities } from "../../acp/unstable-capabilities.js";
 import { claudeEnvironment } from "../../claude/environment.js";
 import type { ClaudeQueryOptions } from "../../claude/query.js";
