@@ -8,7 +8,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { describeValue, type FormField, type FormValue } from "./form.js";
 import { BAR, permissionHints, permissionLines } from "./render.js";
-import type { SessionView } from "./session-view.js";
+import type { SessionView } from "./view/session-view.js";
 import { oneLine, sanitize } from "./style.js";
 import type { ToolCallState } from "./tool-calls.js";
 

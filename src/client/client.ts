@@ -30,7 +30,7 @@ import { PolicyAnswerer } from "./policy-answerer.js";
 import { layoutInput } from "./prompt-view.js";
 import type { AnswerPolicy } from "./policy.js";
 import { Screen, type Output } from "./screen.js";
-import { SessionView } from "./session-view.js";
+import { SessionView } from "./view/session-view.js";
 import { oneLine, type Style } from "./style.js";
 import { cutField } from "./text-limits.js";
 import { withLinkedSignal } from "../util/linked-signal.js";

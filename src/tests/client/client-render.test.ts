@@ -18,7 +18,7 @@ import { MarkdownBlocks, markdownLines } from "../../client/markdown.js";
 import { wrapLine } from "../../client/wrap.js";
 import { Scrollback } from "../../client/scrollback.js";
 import { Screen, statusText } from "../../client/screen.js";
-import { SessionView } from "../../client/session-view.js";
+import { SessionView } from "../../client/view/session-view.js";
 
 const plain: RenderContext = { style: createStyle(false), cwd: "/home/user/project", width: 100 };
 const colour: RenderContext = { ...plain, style: createStyle(true) };
