@@ -11,7 +11,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { withLinkedSignal } from "../util/linked-signal.js";
 import { describeValue, formFields, type FormField, type FormValue } from "./form.js";
-import { BAR, permissionHints, permissionLines } from "./render.js";
+import { BAR, permissionHints, permissionLines } from "./request-box.js";
 import type { SessionView } from "./view/session-view.js";
 import { oneLine, sanitize } from "./style.js";
 import { cutField } from "./text-limits.js";

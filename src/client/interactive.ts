@@ -17,7 +17,7 @@ import type { FormField, FormValue } from "./form.js";
 import type { KeySource } from "./input.js";
 import type { LineAction, MenuAction } from "./keys.js";
 import { Modal, type LineOutcome } from "./modal.js";
-import { BAR, permissionOptionLabels } from "./render.js";
+import { BAR, permissionOptionLabels } from "./request-box.js";
 import { oneLine } from "./style.js";
 
 export class InteractiveAnswerer implements Answerer {

@@ -12,7 +12,7 @@ import {
   type MenuState,
 } from "./keys.js";
 import { layoutInput } from "./prompt-view.js";
-import { BAR, optionLines } from "./render.js";
+import { BAR, optionLines } from "./request-box.js";
 import type { Hold } from "./screen.js";
 import { visibleLength } from "./style.js";
 import type { SessionView } from "./view/session-view.js";

@@ -4,14 +4,16 @@ import { diffLines, hunks } from "../../client/diff.js";
 import {
   contentLines,
   diffBlockLines,
-  optionLines,
-  permissionHints,
-  permissionLines,
-  permissionOptionLabels,
   planLines,
   toolStatusLine,
   type RenderContext,
 } from "../../client/render.js";
+import {
+  optionLines,
+  permissionHints,
+  permissionLines,
+  permissionOptionLabels,
+} from "../../client/request-box.js";
 import { createStyle, oneLine, sanitize, visibleLength } from "../../client/style.js";
 import { ToolCallStore } from "../../client/tool-calls.js";
 import { MarkdownBlocks, markdownLines } from "../../client/markdown.js";
