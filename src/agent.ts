@@ -31,15 +31,17 @@ import {
   type UnstableClientCapabilities,
 } from "./acp/unstable-capabilities.js";
 import { STEERING_METHOD, steeringParams } from "./acp/steering.js";
-import { AgentCore, type AgentDependencies } from "./agent-core.js";
+import { AgentCore } from "./core/agent-core.js";
+import type { AgentDependencies } from "./core/dependencies.js";
 import type { Session } from "./session/session.js";
 
-export { DEFAULT_IDLE_TIMEOUT_MS, type AgentDependencies } from "./agent-core.js";
+export type { AgentDependencies } from "./core/dependencies.js";
+export { DEFAULT_IDLE_TIMEOUT_MS } from "./core/opening.js";
 
 /**
  * The ACP v1 app: a thin dispatcher. Each handler hands its request to the core
- * (agent-core.ts), which looks the session up once and delegates; the logic lives there
- * and in the session.
+ * (core/agent-core.ts), which looks the session up once and delegates; the logic lives in
+ * the core's modules (core/) and in the session.
  */
 export function createAgent(deps: AgentDependencies): AgentApp {
   /** The connection's client: every session's sender speaks to it. */

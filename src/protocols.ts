@@ -1,6 +1,6 @@
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
 import { createAgent } from "./agent.js";
-import type { AgentDependencies } from "./agent-core.js";
+import type { AgentDependencies } from "./core/dependencies.js";
 
 /** Pins the protocol version the agent speaks: `1` (ACP v1 only) or `2` (the v2 draft only). */
 export const PROTOCOL_ENV = "CLAUDE_AGENT_ACP_PROTOCOL";

@@ -4,10 +4,10 @@ import {
   type Implementation,
   type InitializeRequest,
   type InitializeResponse,
+  type McpCapabilities,
+  type PromptCapabilities,
 } from "@agentclientprotocol/sdk";
 import { authMethods } from "./auth.js";
-import { MCP_CAPABILITIES } from "../session/configuration/mcp-servers.js";
-import { PROMPT_CAPABILITIES } from "../session/turns/prompt.js";
 import { STEERING_META } from "./steering.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version.js";
 
@@ -16,6 +16,22 @@ export const AGENT_INFO: Implementation = {
   title: "Claude Code",
   version: PACKAGE_VERSION,
 };
+
+/**
+ * What `session/prompt` accepts beyond text and resource links: the prompt's content becomes
+ * Claude's (session/turns/prompt.ts).
+ */
+const PROMPT_CAPABILITIES: PromptCapabilities = {
+  image: true,
+  audio: false,
+  embeddedContext: true,
+};
+
+/**
+ * Which MCP transports from `session/new` reach Claude Code, stdio always
+ * (session/configuration/mcp-servers.ts).
+ */
+const MCP_CAPABILITIES: McpCapabilities = { http: true, sse: true };
 
 /** Only what this agent really supports; each entry is proven by a test. */
 export const AGENT_CAPABILITIES: AgentCapabilities = {
@@ -26,7 +42,7 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
   auth: { logout: {} },
-  // Unstable: providers/list, set and disable (AgentCore.setProvider).
+  // Unstable: providers/list, set and disable (core/accounts.ts).
   ...({ providers: {} } as object),
   sessionCapabilities: {
     list: {},
@@ -37,9 +53,9 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
     // Unstable in ACP; clients that do not know them ignore them. The system prompt RFD:
     // `append` always, `override` declared (session-params.ts,
     // session/configuration/client-setup.ts).
-    // `title`: session/set_title, saved as Claude Code's /rename (AgentCore.setTitle).
+    // `title`: session/set_title, saved as Claude Code's /rename (core/saved-sessions.ts).
     // `archive`: session/archive and unarchive, and the list's `archived` filter, with
-    // Claude Code's own mark (AgentCore.setArchived).
+    // Claude Code's own mark (core/saved-sessions.ts).
     ...({ fork: {}, systemPrompt: { mode: { override: {} } }, title: {}, archive: {} } as object),
   },
 };

@@ -3,7 +3,11 @@ import { redact } from "../util/secrets.js";
 import { cleanJson, cleanMultiline, cleanSingleLine, isCleanPath } from "../util/text.js";
 import type { ClientChannel, TurnEnd } from "./channel.js";
 import { type ChildRoute, ChildSessions, type UnstableSessionUpdate } from "./child-sessions.js";
-import type { AgentClientCapabilities } from "./unstable-capabilities.js";
+import {
+  supportsFormElicitation,
+  supportsUrlElicitation,
+  type AgentClientCapabilities,
+} from "./unstable-capabilities.js";
 import type {
   AvailableCommand,
   ContentBlock,
@@ -21,18 +25,6 @@ import type {
   UsageUpdate,
 } from "@agentclientprotocol/sdk";
 
-/** Each elicitation mode must be present and non-null; `{}` alone advertises none. */
-export function supportsFormElicitation(capabilities: AgentClientCapabilities): boolean {
-  const form = capabilities.elicitation?.form;
-  return form !== undefined && form !== null;
-}
-
-/** URL mode likewise: the client can send the user to a page (an MCP server's sign-in). */
-export function supportsUrlElicitation(capabilities: AgentClientCapabilities): boolean {
-  const url = capabilities.elicitation?.url;
-  return url !== undefined && url !== null;
-}
-
 /**
  * A tool call as the client is shown it: the raw input and output with every string cleaned,
  * and no location whose path holds control characters (cleaned, it would name another file,
@@ -44,6 +36,16 @@ function shownToolCall<T extends ToolCallUpdate>(fields: T): T {
   if (fields.rawOutput !== undefined) shown.rawOutput = cleanJson(fields.rawOutput);
   if (fields.locations) shown.locations = fields.locations.filter((l) => isCleanPath(l.path));
   return shown;
+}
+
+/** Something the user should see apart from Claude's reply (`sendNotice`). */
+export interface Notice {
+  /** What it is, for clients that style it (`_meta.claudeCode.kind`). */
+  kind: string;
+  severity: NoticeSeverity;
+  /** Stands alone: one line. */
+  title: string;
+  description?: string;
 }
 
 /** `_meta` of an update, e.g. `{claudeCode: {parentToolUseId}}` for subagent traffic. */
@@ -168,12 +170,7 @@ export class SessionClient {
    * declare `session.notices`, otherwise an agent message of its own marked
    * `_meta.claudeCode.kind` (and `severity`) so a client can style it apart.
    */
-  async sendNotice(notice: {
-    kind: string;
-    severity: NoticeSeverity;
-    title: string;
-    description?: string;
-  }): Promise<void> {
+  async sendNotice(notice: Notice): Promise<void> {
     // A notice may quote Claude Code or a gateway: no secret the agent holds is shown.
     const title = redact(cleanSingleLine(notice.title));
     const description = notice.description ? redact(cleanMultiline(notice.description)) : "";

@@ -12,6 +12,17 @@ export const STEERING_METHOD = "_session/steering";
 /** The initialize response's top-level `_meta`: this agent takes `_session/steering`. */
 export const STEERING_META = { steering: { supported: true } } as const;
 
+/** `_meta.steering.supported` of an initialize response (STEERING_META, as a client reads it). */
+export function steeringSupported(meta: unknown): boolean {
+  if (typeof meta !== "object" || meta === null) return false;
+  const steering: unknown = (meta as Record<string, unknown>).steering;
+  return (
+    typeof steering === "object" &&
+    steering !== null &&
+    (steering as Record<string, unknown>).supported === true
+  );
+}
+
 /** `_meta.steering.idleBehavior` asking to be told, rather than have a turn started. */
 export const PROMPT_REQUIRED = "promptRequired";
 

@@ -23,6 +23,18 @@ export interface UnstableClientCapabilities {
 /** What a session knows of its client: the stable capabilities and the unstable ones above. */
 export type AgentClientCapabilities = ClientCapabilities & UnstableClientCapabilities;
 
+/** Each elicitation mode must be present and non-null; `{}` alone advertises none. */
+export function supportsFormElicitation(capabilities: AgentClientCapabilities): boolean {
+  const form = capabilities.elicitation?.form;
+  return form !== undefined && form !== null;
+}
+
+/** URL mode likewise: the client can send the user to a page (an MCP server's sign-in). */
+export function supportsUrlElicitation(capabilities: AgentClientCapabilities): boolean {
+  const url = capabilities.elicitation?.url;
+  return url !== undefined && url !== null;
+}
+
 /** `{}` (any object) declares the capability; omitted, `null` or malformed declares none. */
 const initializeRequest = z.object({
   method: z.literal("initialize"),

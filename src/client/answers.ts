@@ -1,15 +1,20 @@
-// Building the answers to `session/request_permission` and `elicitation/create`, and the
-// box lines both the interactive and the policy answerer print around them.
-import type {
-  CreateElicitationResponse,
-  PermissionOption,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
+// Answering `session/request_permission` and `elicitation/create`: the answerer decides while
+// the request stands, the decision becomes the response; and the box lines both the
+// interactive and the policy answerer print around them.
+import {
+  RequestError,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
+  type PermissionOption,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
 } from "@agentclientprotocol/sdk";
-import { describeValue, type FormField, type FormValue } from "./form.js";
-import { BAR, permissionHints, permissionLines } from "./render.js";
-import type { SessionView } from "./session-view.js";
+import { withLinkedSignal } from "../util/linked-signal.js";
+import { describeValue, formFields, type FormField, type FormValue } from "./form.js";
+import { BAR, permissionHints, permissionLines } from "./request-box.js";
+import type { SessionView } from "./view/session-view.js";
 import { oneLine, sanitize } from "./style.js";
+import { cutField } from "./text-limits.js";
 import type { ToolCallState } from "./tool-calls.js";
 
 /** What the user decided about a permission request. */
@@ -131,4 +136,52 @@ export interface Answerer {
     toolCallId: string | undefined,
     signal: AbortSignal,
   ): Promise<FormDecision>;
+}
+
+/**
+ * `session/request_permission`: the answerer decides under a signal that fires when the
+ * agent withdraws the request (`$/cancel_request`) or `turn`, the running turn, is cancelled.
+ */
+export async function answerPermission(
+  answerer: Answerer,
+  request: RequestPermissionRequest,
+  signal: AbortSignal,
+  turn: AbortSignal,
+): Promise<RequestPermissionResponse> {
+  const decision = await withLinkedSignal([signal, turn], (linked) =>
+    answerer.permission(request, linked),
+  );
+  // Withdrawn while the user was choosing ($/cancel_request): only `cancelled` is honest.
+  if (signal.aborted) return { outcome: { outcome: "cancelled" } };
+  return permissionResponse(decision);
+}
+
+/** `elicitation/create`: a form, decided as a permission request is. */
+export async function answerElicitation(
+  answerer: Answerer,
+  view: SessionView,
+  request: CreateElicitationRequest,
+  signal: AbortSignal,
+  turn: AbortSignal,
+): Promise<CreateElicitationResponse> {
+  if (request.mode !== "form") {
+    // We advertised form mode only.
+    throw RequestError.invalidParams({ mode: request.mode }, "Only form elicitation is supported.");
+  }
+  const { fields, unknown } = formFields(request.requestedSchema);
+  if (unknown.length > 0) {
+    view.note(
+      `A form asked for fields this client cannot show (${unknown.map((key) => oneLine(cutField(key))).join(", ")}): declined.`,
+    );
+    return { action: "decline" };
+  }
+  const toolCallId =
+    "toolCallId" in request && typeof request.toolCallId === "string"
+      ? request.toolCallId
+      : undefined;
+  const decision = await withLinkedSignal([signal, turn], (linked) =>
+    answerer.form(cutField(request.message), fields, toolCallId, linked),
+  );
+  if (signal.aborted) return { action: "cancel" };
+  return elicitationResponse(decision);
 }

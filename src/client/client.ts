@@ -1,44 +1,33 @@
-// The ACP client: capabilities, one session, turns, and the handlers for what the agent asks.
+// The ACP client: one session and its turns, and the keys while a turn runs. Its initialize
+// is initialize.ts, what the agent asks is answered in answers.ts, what is typed meanwhile is
+// kept in type-ahead.ts.
 import {
   client,
   methods,
-  PROTOCOL_VERSION,
-  RequestError,
   type ClientApp,
   type ClientContext,
-  type CreateElicitationRequest,
-  type CreateElicitationResponse,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
   type StopReason,
 } from "@agentclientprotocol/sdk";
 import { PROMPT_REQUIRED, STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
-import { PACKAGE_VERSION } from "../version.js";
 import {
-  elicitationResponse,
-  permissionResponse,
+  answerElicitation,
+  answerPermission,
   TURN_CANCELLED,
   type AnswerContext,
   type Answerer,
 } from "./answers.js";
-import { formFields } from "./form.js";
-import { cutAgentInfo, cutModes, cutPermissionRequest, cutUpdate } from "./incoming.js";
+import { cutModes, cutPermissionRequest, cutUpdate } from "./incoming.js";
+import { CLIENT_NAME, initialize } from "./initialize.js";
 import type { KeySource } from "./input.js";
 import { InteractiveAnswerer } from "./interactive.js";
-import { EMPTY_LINE, isInterrupt, lineKey, RESIZE, type Key, type LineState } from "./keys.js";
+import { isInterrupt, RESIZE, type Key } from "./keys.js";
 import { PolicyAnswerer } from "./policy-answerer.js";
-import { layoutInput } from "./prompt-view.js";
 import type { AnswerPolicy } from "./policy.js";
 import { Screen, type Output } from "./screen.js";
-import { SessionView } from "./session-view.js";
 import { oneLine, type Style } from "./style.js";
-import { cutField } from "./text-limits.js";
-import { withLinkedSignal } from "../util/linked-signal.js";
-
-export const CLIENT_NAME = "claude-agent-acp-client";
-
-/** While a turn runs, this key queues the text as the next prompt (Enter steers). */
-const QUEUE_KEY = "tab";
+import { errorText } from "./text-limits.js";
+import { TypeAhead } from "./type-ahead.js";
+import { SessionView } from "./view/session-view.js";
 
 export interface ClientOptions {
   /** The session's working directory (absolute). */
@@ -57,22 +46,8 @@ export interface ClientOptions {
   initializeTimeoutMs?: number;
 }
 
-const INITIALIZE_TIMEOUT_MS = 30_000;
 /** Two Ctrl-Cs this close quit, even when the first ended the turn and the prompt is back. */
 const QUIT_WINDOW_MS = 1_000;
-
-/** `promise`, or an error saying `what` after `ms`. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(what)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export interface ClientIo {
   output: Output;
@@ -103,14 +78,8 @@ export class TerminalClient {
   private readonly idle = new AbortController().signal;
   /** Prompts sent this session, oldest first (↑ at the prompt). */
   private readonly history: string[] = [];
-  /** What is being typed while a turn runs: kept for the next prompt. */
-  private draft: LineState = EMPTY_LINE;
-  /** Prompts submitted while a turn ran: each the next turn's prompt, in order. */
-  private readonly queued: string[] = [];
-  /** The agent takes steers (`_meta.steering.supported` in its initialize response). */
-  private steering = false;
-  /** Steers not answered yet: one the agent hands back (the turn ended) becomes the next prompt. */
-  private readonly steers = new Set<Promise<void>>();
+  /** What the user types while a turn runs. */
+  private readonly typeAhead: TypeAhead;
 
   constructor(
     private readonly io: ClientIo,
@@ -118,6 +87,13 @@ export class TerminalClient {
   ) {
     const screen = new Screen(io.output, io.spinner);
     this.view = new SessionView(screen, io.style, options.cwd, options.home);
+    this.typeAhead = new TypeAhead(this.view, (text) =>
+      this.agent!.request<SteeringResponse>(STEERING_METHOD, {
+        sessionId: this.requireSession(),
+        prompt: [{ type: "text", text }],
+        _meta: { steering: { idleBehavior: PROMPT_REQUIRED } },
+      }),
+    );
     const context: AnswerContext = { view: this.view, cancelTurn: () => this.cancelTurn() };
     if (options.answer === "interactive") {
       if (!io.keys) throw new Error("interactive answers need a keyboard");
@@ -137,10 +113,10 @@ export class TerminalClient {
         }
       })
       .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
-        this.onPermission(cutPermissionRequest(params), signal),
+        answerPermission(this.answerer, cutPermissionRequest(params), signal, this.turnSignal()),
       )
       .onRequest(methods.client.elicitation.create, ({ params, signal }) =>
-        this.onElicitation(params, signal),
+        answerElicitation(this.answerer, this.view, params, signal, this.turnSignal()),
       );
   }
 
@@ -170,7 +146,8 @@ export class TerminalClient {
     if (this.options.prompts.length === 0 && this.interactive) await this.promptLoop();
     else if (!failed) {
       // Prompts typed ahead during the given ones still run.
-      for (let next = await this.nextQueued(); next !== undefined; next = await this.nextQueued()) {
+      const { typeAhead } = this;
+      for (let next = await typeAhead.next(); next !== undefined; next = await typeAhead.next()) {
         await this.runTurn(next);
       }
     }
@@ -197,23 +174,8 @@ export class TerminalClient {
   /** initialize, then session/new (and the mode asked for). */
   private async start(agent: ClientContext): Promise<void> {
     const { view } = this;
-    const timeout = this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS;
-    const init = await within(
-      agent.request(methods.agent.initialize, {
-        protocolVersion: PROTOCOL_VERSION,
-        // Form elicitation: the agent may ask questions (AskUserQuestion) as forms.
-        // terminal_output: a command's output arrives as it runs (shown live, see SessionView).
-        clientCapabilities: { elicitation: { form: {} }, _meta: { terminal_output: true } },
-        clientInfo: { name: CLIENT_NAME, version: PACKAGE_VERSION },
-      }),
-      timeout,
-      `The agent did not answer initialize within ${timeout / 1000} s: is the command an ACP agent (speaking ACP on its stdin and stdout)?`,
-    );
-    this.steering = steeringSupported(init._meta);
-    const info = cutAgentInfo(init.agentInfo);
-    view.note(
-      `Connected to ${info ? `${oneLine(info.title ?? info.name)} (${oneLine(info.name)} ${oneLine(info.version)})` : "the agent"}, ACP v${init.protocolVersion}`,
-    );
+    const agentInfo = await initialize(agent, view, this.options.initializeTimeoutMs);
+    this.typeAhead.steering = agentInfo.steering;
     const session = await agent.request(methods.agent.session.new, {
       cwd: this.options.cwd,
       mcpServers: [],
@@ -252,7 +214,7 @@ export class TerminalClient {
     if (this.history.at(-1) !== text) this.history.push(text);
     this.view.startTurn(text);
     this.io.keys?.setFallback((key) => this.keyWhileRunning(key, turn));
-    this.showDraft();
+    this.typeAhead.show();
     try {
       const response = await this.agent!.request(methods.agent.session.prompt, {
         sessionId,
@@ -288,61 +250,7 @@ export class TerminalClient {
       }
       return;
     }
-    const queue = key.name === QUEUE_KEY && !key.paste;
-    const step = queue
-      ? { state: this.draft, action: "submit" as const }
-      : lineKey(this.draft, key);
-    this.draft = step.state;
-    if (step.action === "submit") {
-      const text = this.draft.text.trim();
-      if (text !== "") {
-        if (queue || !this.steering) this.queued.push(text);
-        else this.trackSteer(this.steer(text));
-      }
-      this.draft = EMPTY_LINE;
-    }
-    this.showDraft();
-  }
-
-  /**
-   * Sends `text` into the running turn (`_session/steering`). If the turn has just ended, the
-   * agent hands it back (`promptRequired`) and it becomes the next prompt; so does a steer
-   * the agent refuses.
-   */
-  private async steer(text: string): Promise<void> {
-    this.view.note(`› ${oneLine(text)} (sent to the running turn)`);
-    try {
-      const response = await this.agent!.request<SteeringResponse>(STEERING_METHOD, {
-        sessionId: this.requireSession(),
-        prompt: [{ type: "text", text }],
-        _meta: { steering: { idleBehavior: PROMPT_REQUIRED } },
-      });
-      if (response.outcome !== "promptRequired") return;
-    } catch (error) {
-      this.view.note(`Could not steer the turn (${errorText(error)}): queued as the next prompt.`);
-    }
-    this.queued.push(text);
-    this.showDraft();
-  }
-
-  private trackSteer(steer: Promise<void>): void {
-    this.steers.add(steer);
-    void steer.finally(() => this.steers.delete(steer));
-  }
-
-  /** The next queued prompt, once every steer in flight is answered (one may come back). */
-  private async nextQueued(): Promise<string | undefined> {
-    while (this.steers.size > 0) await Promise.all(this.steers);
-    return this.queued.shift();
-  }
-
-  /** The type-ahead under the status line: queued prompts, then the text being typed. */
-  private showDraft(): void {
-    const width = this.view.screen.width;
-    const queued = this.queued.map((text) => `⏵ queued: ${text.replace(/\s+/g, " ")}`);
-    const typing =
-      this.draft.text === "" ? [] : layoutInput("› ", this.draft, Math.max(8, width - 1)).rows;
-    this.view.screen.setDraft([...queued, ...typing]);
+    this.typeAhead.key(key);
   }
 
   /**
@@ -369,18 +277,17 @@ export class TerminalClient {
     const { view } = this;
     view.note("Type a prompt and press Enter. /mode <id> switches mode, /exit or Ctrl-D quits.");
     view.note(
-      this.steering
+      this.typeAhead.steering
         ? "While Claude works, Enter sends what you type into the running turn; Tab queues it as the next prompt."
         : "While Claude works, Enter queues what you type as the next prompt.",
     );
     for (;;) {
-      const next = await this.nextQueued();
+      const next = await this.typeAhead.next();
       if (next !== undefined) {
         await this.runTurn(next);
         continue;
       }
-      const draft = this.draft.text;
-      this.draft = EMPTY_LINE;
+      const draft = this.typeAhead.takeDraft();
       // A Ctrl-C that just interrupted the turn counts: the next one quits, as in Claude Code.
       const armed = Date.now() - this.interruptedAt < QUIT_WINDOW_MS;
       const input = await this.interactive!.readPrompt(draft, this.history, armed);
@@ -408,80 +315,13 @@ export class TerminalClient {
     }
   }
 
-  private async onPermission(
-    request: RequestPermissionRequest,
-    signal: AbortSignal,
-  ): Promise<RequestPermissionResponse> {
-    const decision = await this.whileRequested(signal, (linked) =>
-      this.answerer.permission(request, linked),
-    );
-    // Withdrawn while the user was choosing ($/cancel_request): only `cancelled` is honest.
-    if (signal.aborted) return { outcome: { outcome: "cancelled" } };
-    return permissionResponse(decision);
-  }
-
-  private async onElicitation(
-    request: CreateElicitationRequest,
-    signal: AbortSignal,
-  ): Promise<CreateElicitationResponse> {
-    if (request.mode !== "form") {
-      // We advertised form mode only.
-      throw RequestError.invalidParams(
-        { mode: request.mode },
-        "Only form elicitation is supported.",
-      );
-    }
-    const { fields, unknown } = formFields(request.requestedSchema);
-    if (unknown.length > 0) {
-      this.view.note(
-        `A form asked for fields this client cannot show (${unknown.map((key) => oneLine(cutField(key))).join(", ")}): declined.`,
-      );
-      return { action: "decline" };
-    }
-    const toolCallId =
-      "toolCallId" in request && typeof request.toolCallId === "string"
-        ? request.toolCallId
-        : undefined;
-    const decision = await this.whileRequested(signal, (linked) =>
-      this.answerer.form(cutField(request.message), fields, toolCallId, linked),
-    );
-    if (signal.aborted) return { action: "cancel" };
-    return elicitationResponse(decision);
-  }
-
-  /**
-   * Answers with a signal that fires when the agent withdraws the request or our turn is
-   * cancelled.
-   */
-  private whileRequested<T>(
-    signal: AbortSignal,
-    answer: (linked: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    return withLinkedSignal([signal, this.turn?.signal ?? this.idle], answer);
+  /** The running turn's signal: a request the user answers is withdrawn with the turn. */
+  private turnSignal(): AbortSignal {
+    return this.turn?.signal ?? this.idle;
   }
 
   private requireSession(): string {
     if (!this.agent || !this.sessionId) throw new Error("no session yet");
     return this.sessionId;
   }
-}
-
-/** `_meta.steering.supported` of an initialize response. */
-export function steeringSupported(meta: unknown): boolean {
-  if (typeof meta !== "object" || meta === null) return false;
-  const steering: unknown = (meta as Record<string, unknown>).steering;
-  return (
-    typeof steering === "object" &&
-    steering !== null &&
-    (steering as Record<string, unknown>).supported === true
-  );
-}
-
-/** An error's message, as one field (an agent's error may be megabytes long). */
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return cutField(error.message);
-  if (typeof error === "object" && error !== null && "message" in error) {
-    return cutField(String(error.message));
-  }
-  return cutField(String(error));
 }

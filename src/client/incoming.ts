@@ -1,7 +1,7 @@
 // What the agent sends, as the client keeps it to show: every field it prints is cut to the
 // text limits (text-limits.ts) once, as the message arrives (client.ts), so no renderer ever
 // meets megabytes. Ids and values that go back to the agent are left exactly as they are.
-// Elsewhere: streamed text is cut as it streams (session-view.ts), a form's texts where the
+// Elsewhere: streamed text is cut as it streams (view/messages.ts), a form's texts where the
 // form is read (form.ts).
 import type {
   ContentBlock,

@@ -14,7 +14,7 @@ import {
 } from "./answers.js";
 import { firstChoiceContent, type FormField } from "./form.js";
 import { choosePermissionOption, type AnswerPolicy } from "./policy.js";
-import { optionLines, permissionOptionLabels } from "./render.js";
+import { optionLines, permissionOptionLabels } from "./request-box.js";
 
 /**
  * Answers without asking, by `--answer` policy, and prints each request and its answer

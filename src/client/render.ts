@@ -1,10 +1,9 @@
-// Pure renderers: ACP data in, terminal lines out (no newline at the end of a line).
+// Pure renderers: ACP data in, terminal lines out (no newline at the end of a line). A request
+// box's own lines are request-box.ts.
 import { isAbsolute, relative } from "node:path";
 import type {
   ContentBlock,
-  PermissionOption,
   PlanEntry,
-  RequestPermissionRequest,
   SessionMode,
   ToolCallContent,
   ToolCallLocation,
@@ -13,7 +12,6 @@ import type {
 import { diffLines, hunks, numberLines } from "./diff.js";
 import { markdownLines } from "./markdown.js";
 import { oneLine, sanitize, type Style } from "./style.js";
-import { wrapText } from "./wrap.js";
 import type { TerminalExit, TerminalState, ToolCallState } from "./tool-calls.js";
 
 export interface RenderContext {
@@ -26,8 +24,6 @@ export interface RenderContext {
   width: number;
 }
 
-/** The gutter of a request box. */
-export const BAR = "│ ";
 const MAX_TEXT_LINES = 12;
 const MAX_DIFF_LINES = 40;
 
@@ -186,10 +182,10 @@ function blockText(block: ContentBlock): string {
   }
 }
 
-/** A coloured line diff: removed lines red `-`, added green `+`, context dim. */
 /**
- * A diff under its path. With `start` (the new text's first line in the file), context and
- * added lines carry their line number; a new file starts at line 1.
+ * A diff under its path, coloured: removed lines red `-`, added green `+`, context dim. With
+ * `start` (the new text's first line in the file), context and added lines carry their line
+ * number; a new file starts at line 1.
  */
 export function diffBlockLines(
   path: string,
@@ -276,99 +272,6 @@ export function contentLines(
 /** A mode switch's text is markdown: the plan ExitPlanMode asks to approve. */
 export function isMarkdown(call: Pick<ToolCallState, "kind">): boolean {
   return call.kind === "switch_mode";
-}
-
-/** `_meta.permission` (extension v1): optional hints, used only when well-formed. */
-export interface PermissionHints {
-  title?: string;
-  description?: string;
-}
-
-export function permissionHints(request: Pick<RequestPermissionRequest, "_meta">): PermissionHints {
-  const meta: unknown = request._meta;
-  const permission =
-    typeof meta === "object" && meta !== null
-      ? (meta as Record<string, unknown>).permission
-      : undefined;
-  if (typeof permission !== "object" || permission === null) return {};
-  const { version, title, description } = permission as Record<string, unknown>;
-  if (version !== 1) return {}; // a version we do not know: fall back to the standard fields
-  const hints: PermissionHints = {};
-  if (typeof title === "string" && oneLine(title) !== "") hints.title = oneLine(title);
-  if (typeof description === "string" && description.trim() !== "") {
-    hints.description = sanitize(description).trim();
-  }
-  return hints;
-}
-
-/**
- * The top of a permission box: the heading (the hint's title, else the tool call's), the
- * optional description, then the subject: the tool call with its content and locations.
- */
-export function permissionLines(
-  hints: PermissionHints,
-  call: ToolCallState,
-  ctx: RenderContext,
-): string[] {
-  const { style } = ctx;
-  const heading = hints.title ?? (oneLine(call.title) || "Permission requested");
-  const lines = [`${style.yellow("╭─")} ${style.bold(`Permission: ${heading}`)}`];
-  if (hints.description) {
-    lines.push(...textLines(hints.description, ctx, 4).map((l) => `${BAR}${style.dim(l)}`));
-  }
-  const subjectTitle = oneLine(call.title);
-  if (subjectTitle && subjectTitle !== heading) lines.push(`${BAR}${subjectTitle}`);
-  const diffPaths = new Set(call.content.flatMap((c) => (c.type === "diff" ? [c.path] : [])));
-  const locations = call.locations.filter((l) => l.line != null || !diffPaths.has(l.path));
-  for (const line of [
-    ...locationLines(locations, ctx),
-    ...contentLines(call.content, ctx, call.locations, isMarkdown(call)),
-  ]) {
-    lines.push(`${BAR}${line}`);
-  }
-  return lines;
-}
-
-/**
- * The numbered option list; `cursor` marks the highlighted one (interactive only). A long
- * label wraps under itself: it is never cut (a durable rule must be readable whole).
- */
-export function optionLines(
-  labels: ReadonlyArray<{ label: string; detail?: string }>,
-  cursor: number | undefined,
-  ctx: RenderContext,
-  checked?: readonly boolean[],
-): string[] {
-  const { style } = ctx;
-  return labels.flatMap((option, index) => {
-    const here = index === cursor;
-    const lead = `${BAR}${here ? "❯" : " "} ${index + 1}. ${checked ? (checked[index] ? "[x] " : "[ ] ") : ""}`;
-    // A wrapped label stays inside the box: its rows keep the border.
-    const indent = BAR + " ".repeat([...lead].length - [...BAR].length);
-    const label = oneLine(option.label);
-    const detail = option.detail ? ` — ${oneLine(option.detail)}` : "";
-    // Wrapped as plain text, then styled: the label's characters bold, the detail's dim.
-    let labelLeft = [...label].length;
-    return wrapText(label + detail, ctx.width, lead, indent).map((row, i) => {
-      const head = i === 0 ? lead : indent;
-      const chars = [...row.slice(head.length)];
-      const skipped = i === 0 ? 0 : 1; // the space the wrap dropped
-      labelLeft = Math.max(0, labelLeft - skipped);
-      const own = chars.slice(0, labelLeft).join("");
-      const rest = chars.slice(labelLeft).join("");
-      labelLeft = Math.max(0, labelLeft - [...own].length);
-      const styledHead = i === 0 && here ? head.replace("❯", style.cyan("❯")) : head;
-      return `${styledHead}${here ? style.cyan(style.bold(own)) : own}${style.dim(rest)}`;
-    });
-  });
-}
-
-/** Labels of permission options; the standard kind is shown in transcripts (no ids). */
-export function permissionOptionLabels(
-  options: readonly PermissionOption[],
-  withKinds: boolean,
-): Array<{ label: string; detail?: string }> {
-  return options.map((o) => ({ label: o.name, ...(withKinds ? { detail: o.kind } : {}) }));
 }
 
 const PLAN_MARKS: Record<PlanEntry["status"], string> = {

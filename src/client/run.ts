@@ -1,6 +1,7 @@
 // Runs the terminal client against an agent command: terminal setup, the agent process,
 // Ctrl-C, and cleanup. Shared by the bin (index.ts) and the demo.
-import { TerminalClient, errorText, type ClientOptions } from "./client.js";
+import { TerminalClient, type ClientOptions } from "./client.js";
+import { errorText } from "./text-limits.js";
 import { spawnAgent } from "./agent-process.js";
 import { terminalKeys } from "./input.js";
 import { captureConsole } from "./library-log.js";

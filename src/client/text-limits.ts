@@ -121,3 +121,12 @@ export class StreamedLines {
     return room > 0 ? part.slice(0, graphemeStart(part, indexAfter(part, room))) : "";
   }
 }
+
+/** An error's message, as one field (an agent's error may be megabytes long). */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return cutField(error.message);
+  if (typeof error === "object" && error !== null && "message" in error) {
+    return cutField(String(error.message));
+  }
+  return cutField(String(error));
+}

@@ -1,4 +1,5 @@
 import type { AvailableCommand, ContentBlock } from "@agentclientprotocol/sdk";
+import type { Notice } from "../acp/session-client.js";
 import type { McpServerStatus } from "../claude/types.js";
 import { cleanSingleLine } from "../util/text.js";
 
@@ -40,6 +41,29 @@ export const MCP_USAGE =
 /** How the user signs in to a server that needs authentication. */
 export function signInHint(server: string): string {
   return `\`/mcp auth ${cleanSingleLine(server)}\` signs in to it.`;
+}
+
+/** Where the user sees every server's state. */
+const MCP_STATUS_HINT = "`/mcp` shows every server.";
+
+/**
+ * An MCP server that failed to start (with Claude Code's reason) or needs authentication:
+ * a warning, since the session goes on without its tools.
+ */
+export function mcpServerNotice(server: {
+  name: string;
+  status: string;
+  error?: string | undefined;
+}): Notice {
+  const needsAuth = server.status === "needs-auth";
+  return {
+    kind: needsAuth ? "mcp_server_needs_auth" : "mcp_server_failed",
+    severity: "warning",
+    title: `MCP server ${server.name} ${needsAuth ? "needs authentication" : "failed"}`,
+    description: [server.error, needsAuth ? signInHint(server.name) : MCP_STATUS_HINT]
+      .filter(Boolean)
+      .join("\n"),
+  };
 }
 
 /** One server's state in words: what the user needs to act on it. */

@@ -3,8 +3,13 @@ import type { SessionClient } from "../acp/session-client.js";
 import type { ClaudeQuery, OnMcpElicitation } from "../claude/query.js";
 import type { McpServerStatus } from "../claude/types.js";
 import { log } from "../logger.js";
-import { describeServer, describeServers, MCP_USAGE, type McpCommand } from "./command.js";
-import { mcpServerNotice } from "../session/stream/notices.js";
+import {
+  describeServer,
+  describeServers,
+  MCP_USAGE,
+  mcpServerNotice,
+  type McpCommand,
+} from "./command.js";
 import { answerElicitation, elicitationId } from "./elicitation.js";
 import { signIn, type SignInOutcome } from "./sign-in.js";
 import { withLinkedSignal } from "../util/linked-signal.js";

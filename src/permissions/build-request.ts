@@ -16,8 +16,9 @@ export interface BuiltRequest {
 }
 
 /**
- * Steps 3 and 4 of the request lifecycle (request.ts), and the request step 5 sends: pure.
- * The suggestions are validated and snapshotted once, so label and effect come from one copy.
+ * Steps 3 and 4 of the request lifecycle (session/turns/permission-request.ts), and the
+ * request step 5 sends: pure. The suggestions are validated and snapshotted once, so label
+ * and effect come from one copy.
  */
 export function buildRequest(
   toolName: string,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PermissionUpdate } from "../claude/types.js";
-import { PERMISSION_MODES } from "../session/configuration/modes.js";
+import { PERMISSION_MODES } from "./modes.js";
 
 /** Bounds on SDK suggestions (design.md, "Suggestion bounds"). */
 export const SUGGESTION_LIMITS = {

@@ -4,7 +4,7 @@
 // per process, soon after the first session starts (and its Claude Code is still starting),
 // a Bash request is built and answered here, and thrown away: nothing is sent or applied.
 import type { CanUseToolContext } from "../claude/types.js";
-import { PERMISSION_MODES } from "../session/configuration/modes.js";
+import { PERMISSION_MODES } from "./modes.js";
 import { toolCallFromToolUse } from "../tools/tool-call.js";
 import { buildRequest } from "./build-request.js";
 import { resultOfEffect } from "./effects.js";

@@ -7,7 +7,7 @@ import type { ClientSetup } from "./configuration/client-setup.js";
 import type { KnownModels } from "./configuration/model-cache.js";
 import type { AdapterSettings } from "./configuration/settings.js";
 
-/** What a session is opened with (agent-core.ts reads and checks it first). */
+/** What a session is opened with (core/opening.ts reads and checks it first). */
 export interface SessionOptions {
   id: string;
   cwd: string;

@@ -1,5 +1,6 @@
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
-import { AgentCore, type AgentDependencies } from "../../agent-core.js";
+import { AgentCore } from "../../core/agent-core.js";
+import type { AgentDependencies } from "../../core/dependencies.js";
 import type { Session } from "../../session/session.js";
 import { sessionClient } from "../session-client.js";
 import { withRequestErrors } from "../errors.js";

@@ -20,11 +20,11 @@ export const AGENT_CAPABILITIES_V2: v2.AgentCapabilities = {
     additionalDirectories: {},
     fork: {},
     systemPrompt: { mode: { override: {} } },
-    // Unstable: session/set_title, saved as Claude Code's /rename (AgentCore.setTitle);
-    // session/archive and unarchive, with Claude Code's own mark (AgentCore.setArchived).
+    // Unstable: session/set_title, saved as Claude Code's /rename (core/saved-sessions.ts);
+    // session/archive and unarchive, with Claude Code's own mark (core/saved-sessions.ts).
     ...({ title: {}, archive: {} } as object),
   },
-  // Unstable: providers/list, set and disable (AgentCore.setProvider).
+  // Unstable: providers/list, set and disable (core/accounts.ts).
   providers: {},
 };
 

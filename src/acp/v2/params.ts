@@ -1,6 +1,6 @@
 import type * as v1 from "@agentclientprotocol/sdk";
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
-import type { OpenParams } from "../../agent-core.js";
+import type { OpenParams } from "../../core/opening.js";
 import { InvalidParamsError } from "../../errors.js";
 import { AGENT_CAPABILITIES_V2 } from "./capabilities.js";
 

@@ -1,7 +1,7 @@
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { Usage } from "@agentclientprotocol/sdk/unstable";
-import type { AgentCore } from "../../agent-core.js";
+import type { AgentCore } from "../../core/agent-core.js";
 import { log } from "../../logger.js";
 import { deferred, type Deferred } from "../../util/deferred.js";
 import type { TurnEnd } from "../channel.js";

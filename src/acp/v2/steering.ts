@@ -1,5 +1,5 @@
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
-import type { AgentCore } from "../../agent-core.js";
+import type { AgentCore } from "../../core/agent-core.js";
 import { log } from "../../logger.js";
 import { PROMPT_REQUIRED, type SteeringParams, type SteeringResponse } from "../steering.js";
 import type { PromptLifecycle } from "./prompts.js";

@@ -3,7 +3,8 @@ import type { ClaudeSubagentTranscript, ClaudeTranscripts } from "../../claude/t
 import { SUBAGENT_TOOLS } from "../../tools/renderers/agent.js";
 import { nextTurn } from "../../util/next-turn.js";
 import { isRecord, stringField } from "../../tools/input.js";
-import { isClaudeCodeNote, type ReplayedMessage, type StreamTranslator } from "../stream/stream.js";
+import { isClaudeCodeNote, type ReplayedMessage } from "../stream/saved-messages.js";
+import type { StreamTranslator } from "../stream/stream.js";
 import type { ConversationReader } from "../lifecycle/saved.js";
 import type { TurnQueue } from "../turns/turn-queue.js";
 import { UNFINISHED } from "../turns/unfinished.js";

@@ -1,4 +1,4 @@
-import { supportsFormElicitation } from "../../acp/session-client.js";
+import { supportsFormElicitation } from "../../acp/unstable-capabilities.js";
 import type { AgentClientCapabilities } from "../../acp/unstable-capabilities.js";
 import { claudeEnvironment } from "../../claude/environment.js";
 import type { ClaudeQueryOptions } from "../../claude/query.js";
@@ -6,7 +6,8 @@ import type { ProviderLaunch } from "../../claude/provider-env.js";
 import type { McpServerConfig } from "../../claude/types.js";
 import type { ClientSetup } from "./client-setup.js";
 import type { SessionConfiguration } from "./configuration.js";
-import { isPermissionMode, processMayBypass } from "./modes.js";
+import { isPermissionMode } from "../../permissions/modes.js";
+import { processMayBypass } from "./modes.js";
 
 /** The tool Claude uses to ask the user questions. */
 export const QUESTION_TOOL = "AskUserQuestion";

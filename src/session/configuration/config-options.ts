@@ -1,5 +1,6 @@
 import type { SessionConfigOption, SessionConfigSelectOption } from "@agentclientprotocol/sdk";
 import type { EffortLevel, ModelInfo, PermissionMode } from "../../claude/types.js";
+import { InvalidParamsError } from "../../errors.js";
 import { cleanSingleLine } from "../../util/text.js";
 import { availableModes, type ModeConditions } from "./modes.js";
 
@@ -155,4 +156,61 @@ export function configOptions(
     );
   }
   return options;
+}
+
+/** A client's value for an option that takes a value id. */
+export function valueId(configId: string, value: string | boolean): string {
+  if (typeof value !== "string") {
+    throw new InvalidParamsError(`Config option "${configId}" takes a value id.`, { configId });
+  }
+  return value;
+}
+
+/**
+ * The model a client's value names: one of Claude Code's list (`listed`), or one the
+ * session offers beside it (unlistedModels).
+ */
+export function chosenModel(
+  value: string,
+  state: SessionSettingsState,
+  context: ConfigContext,
+): { model: string; listed: ModelInfo | undefined } {
+  const listed = resolveModelValue(value, context.models);
+  const model = listed?.value ?? unlistedModels(state, context).find((v) => v === value);
+  if (!model) throw new InvalidParamsError(`Unknown model "${value}".`, { value });
+  return { model, listed };
+}
+
+/** The effort a client's value names, if the current model has it; none: its default. */
+export function chosenEffort(
+  value: string,
+  state: SessionSettingsState,
+  models: readonly ModelInfo[],
+): EffortLevel | undefined {
+  const levels = supportedEfforts(currentModelInfo(state, models));
+  const level = levels.find((l) => l === value);
+  if (value !== DEFAULT_EFFORT && !level) {
+    throw new InvalidParamsError(`Effort "${value}" is not supported by this model.`, { value });
+  }
+  return level;
+}
+
+/** Fast mode on or off, as a client's value says, if the current model has it. */
+export function chosenFastMode(
+  value: string | boolean,
+  state: SessionSettingsState,
+  models: readonly ModelInfo[],
+): boolean {
+  const on =
+    value === true || value === "on"
+      ? true
+      : value === false || value === "off"
+        ? false
+        : undefined;
+  if (on === undefined || !currentModelInfo(state, models)?.supportsFastMode) {
+    throw new InvalidParamsError("Fast mode is not available with this value or model.", {
+      value,
+    });
+  }
+  return on;
 }

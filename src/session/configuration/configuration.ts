@@ -1,30 +1,30 @@
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
-import type { EffortLevel, ModelInfo, PermissionMode } from "../../claude/types.js";
+import type { ModelInfo, PermissionMode } from "../../claude/types.js";
 import { InvalidParamsError } from "../../errors.js";
 import { log } from "../../logger.js";
+import { isPermissionMode } from "../../permissions/modes.js";
 import { withTimeout } from "../../util/timeout.js";
 import {
+  chosenEffort,
+  chosenFastMode,
+  chosenModel,
   CONFIG_IDS,
   configOptions,
   currentModelInfo,
   DEFAULT_EFFORT,
   DEFAULT_MODEL,
-  resolveModelValue,
   supportedEfforts,
-  unlistedModels,
+  valueId,
   type ConfigContext,
   type SessionSettingsState,
 } from "./config-options.js";
 import {
-  isModeAvailable,
-  isPermissionMode,
-  modeState,
-  processMayBypass,
-  type ModeConditions,
-} from "./modes.js";
+  type ConfigurationInit,
+  initialConfiguration,
+  type NewSessionSources,
+} from "./initial-state.js";
+import { isModeAvailable, modeState, type ModeConditions } from "./modes.js";
 import { acceptedModel } from "./model-ids.js";
-import { claudeOwnModel } from "./own-model.js";
-import type { AdapterSettings } from "./settings.js";
 
 /** How long reading Claude Code's current model after a turn may take. */
 const MODEL_CHECK_TIMEOUT_MS = 2_000;
@@ -42,57 +42,17 @@ export interface ConfigurationPublisher {
   optionsChanged(options: SessionConfigOption[]): Promise<void>;
 }
 
-export interface ConfigurationInit {
-  state: SessionSettingsState;
-  models: readonly ModelInfo[];
-  /** The model Claude Code runs unless told one, as its environment or settings name it. */
-  ownModel: string | undefined;
-  /** The model the client named when it opened the session (a model id: client-setup.ts). */
-  clientModel?: string;
-  autoDisabled: boolean;
-  bypassAllowed: boolean;
-  booleanOptions: boolean;
-}
-
 /**
  * The session's mode, model, effort and fast mode: validated, applied to Claude Code
  * through the SDK, and published to the client.
  */
 export class SessionConfiguration {
-  /** A new session's: the defaults, the models known so far, the limits its settings set. */
+  /** A new session's (initial-state.ts). */
   static forSession(
-    session: {
-      settings: Pick<AdapterSettings, "autoDisabled" | "bypassDisabled" | "model" | "envModel">;
-      env: NodeJS.ProcessEnv;
-      models: readonly ModelInfo[];
-      booleanOptions: boolean;
-      /** The effort the client asked for when it opened the session. */
-      effort?: EffortLevel;
-      /** The model the client asked for when it opened the session: as if it picked it. */
-      model?: string;
-      /** The environment the client adds for Claude Code (its `ANTHROPIC_MODEL` counts). */
-      clientEnv?: Record<string, string>;
-    },
+    session: NewSessionSources,
     publish: ConfigurationPublisher,
   ): SessionConfiguration {
-    const { settings, env } = session;
-    return new SessionConfiguration(
-      {
-        state: {
-          mode: "default",
-          model: DEFAULT_MODEL,
-          effort: session.effort ?? DEFAULT_EFFORT,
-          fastMode: false,
-        },
-        models: session.models,
-        ownModel: claudeOwnModel(settings, { ...env, ...session.clientEnv }),
-        ...(session.model ? { clientModel: session.model } : {}),
-        autoDisabled: settings.autoDisabled,
-        bypassAllowed: processMayBypass(env, process.getuid?.()) && !settings.bypassDisabled,
-        booleanOptions: session.booleanOptions,
-      },
-      publish,
-    );
+    return new SessionConfiguration(initialConfiguration(session), publish);
   }
 
   private readonly state: SessionSettingsState;
@@ -258,7 +218,6 @@ export class SessionConfiguration {
     await this.modeChanged(modeId);
   }
 
-  /** Claude Code (or a plan-mode choice) changed the mode: record and publish it. */
   /**
    * Claude Code runs `model` (a resolved id, an alias or a name) after a change the
    * client did not make (`/model` in the chat, a fallback): the model option follows.
@@ -307,6 +266,7 @@ export class SessionConfiguration {
     }
   }
 
+  /** Claude Code (or a plan-mode choice) changed the mode: record and publish it. */
   async modeChanged(mode: PermissionMode): Promise<void> {
     if (this.state.mode === mode) return;
     this.state.mode = mode;
@@ -322,13 +282,13 @@ export class SessionConfiguration {
   ): Promise<SessionConfigOption[]> {
     switch (configId) {
       case CONFIG_IDS.mode:
-        await this.setMode(this.stringValue(configId, value), claude);
+        await this.setMode(valueId(configId, value), claude);
         return this.options();
       case CONFIG_IDS.model:
-        await this.setModel(this.stringValue(configId, value), claude);
+        await this.setModel(valueId(configId, value), claude);
         break;
       case CONFIG_IDS.effort:
-        await this.setEffort(this.stringValue(configId, value), claude);
+        await this.setEffort(valueId(configId, value), claude);
         break;
       case CONFIG_IDS.fastMode:
         await this.setFastMode(value, claude);
@@ -340,19 +300,9 @@ export class SessionConfiguration {
     return this.options();
   }
 
-  private stringValue(configId: string, value: string | boolean): string {
-    if (typeof value !== "string") {
-      throw new InvalidParamsError(`Config option "${configId}" takes a value id.`, { configId });
-    }
-    return value;
-  }
-
-  /** A model of Claude Code's list, or one the session offers beside it (unlistedModels). */
+  /** A model the client picked: what the new model does not support goes back to its default. */
   private async setModel(value: string, claude: ClaudeControls | undefined): Promise<void> {
-    const listed = resolveModelValue(value, this.models);
-    const model =
-      listed?.value ?? unlistedModels(this.state, this.context()).find((v) => v === value);
-    if (!model) throw new InvalidParamsError(`Unknown model "${value}".`, { value });
+    const { model, listed } = chosenModel(value, this.state, this.context());
     await claude?.setModel(model === DEFAULT_MODEL ? undefined : model);
     this.state.model = model;
     this.chosen.add("model");
@@ -367,11 +317,7 @@ export class SessionConfiguration {
   }
 
   private async setEffort(value: string, claude: ClaudeControls | undefined): Promise<void> {
-    const levels = supportedEfforts(currentModelInfo(this.state, this.models));
-    const level = levels.find((l) => l === value);
-    if (value !== DEFAULT_EFFORT && !level) {
-      throw new InvalidParamsError(`Effort "${value}" is not supported by this model.`, { value });
-    }
+    const level = chosenEffort(value, this.state, this.models);
     await claude?.applyFlagSettings({ effortLevel: level ?? null });
     this.state.effort = level ?? DEFAULT_EFFORT;
   }
@@ -380,17 +326,7 @@ export class SessionConfiguration {
     value: string | boolean,
     claude: ClaudeControls | undefined,
   ): Promise<void> {
-    const on =
-      value === true || value === "on"
-        ? true
-        : value === false || value === "off"
-          ? false
-          : undefined;
-    if (on === undefined || !currentModelInfo(this.state, this.models)?.supportsFastMode) {
-      throw new InvalidParamsError("Fast mode is not available with this value or model.", {
-        value,
-      });
-    }
+    const on = chosenFastMode(value, this.state, this.models);
     await claude?.applyFlagSettings({ fastMode: on });
     this.state.fastMode = on;
   }

@@ -1,9 +1,6 @@
-import type { McpCapabilities, McpServer } from "@agentclientprotocol/sdk";
+import type { McpServer } from "@agentclientprotocol/sdk";
 import type { McpServerConfig } from "../../claude/types.js";
 import { InvalidParamsError } from "../../errors.js";
-
-/** Which MCP transports from `session/new` reach Claude Code (stdio is always supported). */
-export const MCP_CAPABILITIES: McpCapabilities = { http: true, sse: true };
 
 const headersOf = (headers: ReadonlyArray<{ name: string; value: string }>) =>
   Object.fromEntries(headers.map(({ name, value }) => [name, value]));

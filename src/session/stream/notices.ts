@@ -1,6 +1,5 @@
 import { NOT_APPLIED, type IgnoredOption } from "../../claude/client-options/not-applied.js";
 import type { SDKResultMessage, SystemMessage } from "../../claude/types.js";
-import { signInHint } from "../../mcp/command.js";
 
 /**
  * Something Claude Code tells the user apart from Claude's reply (a retry, a banner, a
@@ -75,29 +74,6 @@ export function turnFailedNotice(text: string): ClaudeNotice {
 export function startFailedNotice(message: string): ClaudeNotice {
   return { kind: "start_error", severity: "error", title: message };
 }
-
-/**
- * An MCP server that failed to start (with Claude Code's reason) or needs authentication:
- * a warning, since the session goes on without its tools.
- */
-export function mcpServerNotice(server: {
-  name: string;
-  status: string;
-  error?: string | undefined;
-}): ClaudeNotice {
-  const needsAuth = server.status === "needs-auth";
-  return {
-    kind: needsAuth ? "mcp_server_needs_auth" : "mcp_server_failed",
-    severity: "warning",
-    title: `MCP server ${server.name} ${needsAuth ? "needs authentication" : "failed"}`,
-    description: [server.error, needsAuth ? signInHint(server.name) : MCP_STATUS_HINT]
-      .filter(Boolean)
-      .join("\n"),
-  };
-}
-
-/** Where the user sees every server's state. */
-export const MCP_STATUS_HINT = "`/mcp` shows every server.";
 
 /** First line as the title, the rest as the description; nothing for blank text. */
 function textNotice(

@@ -8,7 +8,6 @@ import type {
 } from "../../claude/types.js";
 import { log } from "../../logger.js";
 import { isRecord } from "../../util/records.js";
-import { cleanMultiline } from "../../util/text.js";
 import { partialToolInfo, type ToolContext } from "../../tools/index.js";
 import { toolResultUpdate } from "../../tools/results.js";
 import {
@@ -24,6 +23,7 @@ import {
   type ToolUse,
 } from "../../tools/tool-call.js";
 import type { SessionTerminals } from "../background/terminals.js";
+import { type ReplayedMessage, userWords } from "./saved-messages.js";
 import { hasEnded, type ToolCallTracker } from "./tool-calls.js";
 
 type StreamEvent = SDKPartialAssistantMessage["event"];
@@ -31,41 +31,6 @@ type AssistantBlock = SDKAssistantMessage["message"]["content"][number];
 
 /** Streamed tool input beyond this size is not re-parsed for title refinements. */
 const PARTIAL_INPUT_REFINE_LIMIT = 16 * 1024;
-
-/** One message of a saved conversation, as the transcript reader returns it. */
-export interface ReplayedMessage {
-  type: string;
-  /** Claude Code's id of the message: a prompt's is the one it was sent with. */
-  uuid?: string;
-  message: unknown;
-  parent_tool_use_id: string | null;
-  /** Who wrote a user message; absent in older transcripts, which hold only the user's. */
-  origin?: { kind: string };
-}
-
-/**
- * Whether a saved user message holds the user's own words: not a subagent's prompt (its
- * parent's words, shown in its child session) and not one Claude Code wrote itself (a
- * background task's `<task-notification>`, a scheduled wake-up).
- */
-function writtenByUser(message: ReplayedMessage): boolean {
-  return !message.parent_tool_use_id && (message.origin?.kind ?? "human") === "human";
-}
-
-/** Markers Claude Code writes into the conversation when a turn was interrupted. */
-const INTERRUPTION_MARKERS = new Set([
-  "[Request interrupted by user]",
-  "[Request interrupted by user for tool use]",
-]);
-
-/** Text Claude Code adds for the model only; not something the user wrote. */
-export function isClaudeCodeNote(text: string): boolean {
-  const trimmed = text.trim();
-  return (
-    INTERRUPTION_MARKERS.has(trimmed) ||
-    (trimmed.startsWith("<system-reminder>") && trimmed.endsWith("</system-reminder>"))
-  );
-}
 
 /** A tool use whose input is still streaming. */
 interface StreamingToolUse {
@@ -288,20 +253,9 @@ export class StreamTranslator {
     if (message.type !== "user") return;
     const user = message.message as SDKUserMessage["message"];
     if (!user) return;
-    const content =
-      typeof user.content === "string"
-        ? [{ type: "text" as const, text: user.content }]
-        : user.content;
-    if (!Array.isArray(content)) return;
-    for (const block of writtenByUser(message) ? content : []) {
-      if (block.type === "text" && !isClaudeCodeNote(block.text)) {
-        const text = cleanMultiline(block.text);
-        await this.client.sendUserContent({ type: "text", text }, message.uuid);
-      } else if (block.type === "image" && block.source.type === "base64") {
-        const { data, media_type: mimeType } = block.source;
-        await this.client.sendUserContent({ type: "image", data, mimeType }, message.uuid);
-      }
-    }
+    const words = userWords(message, user);
+    if (!words) return;
+    for (const content of words) await this.client.sendUserContent(content, message.uuid);
     await this.handleUser({
       type: "user",
       message: user,

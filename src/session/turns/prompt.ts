@@ -1,16 +1,9 @@
-import type { ContentBlock, EmbeddedResource, PromptCapabilities } from "@agentclientprotocol/sdk";
+import type { ContentBlock, EmbeddedResource } from "@agentclientprotocol/sdk";
 import type { UserContentBlock } from "../../claude/types.js";
 import { echoed, InvalidParamsError } from "../../errors.js";
 import { contextText } from "./embedded-context.js";
 import { fileMention, inertMentions } from "./mentions.js";
 import { blobText, isTextType, parseMimeType } from "./text-blobs.js";
-
-/** What `session/prompt` accepts beyond text and resource links (advertised as-is). */
-export const PROMPT_CAPABILITIES: PromptCapabilities = {
-  image: true,
-  audio: false,
-  embeddedContext: true,
-};
 
 /** Image types the Messages API takes. */
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);

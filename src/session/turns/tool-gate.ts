@@ -1,9 +1,9 @@
 import type { SessionClient } from "../../acp/session-client.js";
 import type { CanUseTool } from "../../claude/types.js";
 import type { PlanContext } from "../../permissions/choices.js";
-import { createCanUseTool } from "../../permissions/request.js";
 import { askQuestions } from "../../questions/ask.js";
 import type { ToolContext } from "../../tools/types.js";
+import { createCanUseTool } from "./permission-request.js";
 import type { PlanHandoffs } from "./plan-handoffs.js";
 import type { ToolCallTracker } from "../stream/tool-calls.js";
 import type { Turn } from "./turn.js";
@@ -27,7 +27,7 @@ export interface ToolGateHost {
 }
 
 /**
- * The callback Claude Code asks before a tool runs (permissions/request.ts), wired to the
+ * The callback Claude Code asks before a tool runs (permission-request.ts), wired to the
  * session: its running turn's cancellation, its plan handoffs, and its questions as form
  * elicitation when the client shows forms.
  */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { HUGE } from "../support/client-stub-agent.js";
+import { HUGE } from "../support/client-stub-texts.js";
 import { bundledStubAgent } from "../support/client-stub-build.js";
 import { Tmux } from "../support/tmux.js";
 

@@ -4,21 +4,23 @@ import { diffLines, hunks } from "../../client/diff.js";
 import {
   contentLines,
   diffBlockLines,
-  optionLines,
-  permissionHints,
-  permissionLines,
-  permissionOptionLabels,
   planLines,
   toolStatusLine,
   type RenderContext,
 } from "../../client/render.js";
+import {
+  optionLines,
+  permissionHints,
+  permissionLines,
+  permissionOptionLabels,
+} from "../../client/request-box.js";
 import { createStyle, oneLine, sanitize, visibleLength } from "../../client/style.js";
 import { ToolCallStore } from "../../client/tool-calls.js";
 import { MarkdownBlocks, markdownLines } from "../../client/markdown.js";
 import { wrapLine } from "../../client/wrap.js";
 import { Scrollback } from "../../client/scrollback.js";
 import { Screen, statusText } from "../../client/screen.js";
-import { SessionView } from "../../client/session-view.js";
+import { SessionView } from "../../client/view/session-view.js";
 
 const plain: RenderContext = { style: createStyle(false), cwd: "/home/user/project", width: 100 };
 const colour: RenderContext = { ...plain, style: createStyle(true) };

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { LONG_RULE } from "../support/client-stub-agent.js";
+import { LONG_RULE } from "../support/client-stub-texts.js";
 import { bundledStubAgent } from "../support/client-stub-build.js";
 import { Tmux } from "../support/tmux.js";
 

@@ -4,9 +4,8 @@
 import { methods, type ClientCapabilities } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import type { McpServerStatus } from "../../claude/types.js";
-import { parseMcpCommand } from "../../mcp/command.js";
+import { mcpServerNotice, parseMcpCommand } from "../../mcp/command.js";
 import { untilSettled } from "../../mcp/sign-in.js";
-import { mcpServerNotice } from "../../session/stream/notices.js";
 import type { FakeClaudeQuery } from "../support/fake-claude.js";
 import type { ElicitationHandler } from "../support/in-process.js";
 import { fakeSession } from "../support/fake-session.js";

@@ -25,12 +25,7 @@ import {
   type AgentContext,
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
-
-export const LONG_RULE =
-  "Yes, and don't ask again for npm test and make lint commands and any cargo build, go vet, or yarn lint command (broader than this command) in this project and in every later session of it, until you say otherwise";
-
-/** The length of each field the "huge" scenarios send: 10 MiB of text. */
-export const HUGE = 10 * 1024 * 1024;
+import { HUGE, LONG_RULE } from "./client-stub-texts.js";
 
 /** `HUGE` characters of words, on one line. */
 const huge = (word: string): string =>

@@ -78,6 +78,115 @@ function circles(graph: Map<string, string[]>): string[][] {
 }
 const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads)$/;
 
+/**
+ * The layers of src/, top first, each a list of rooms (a folder, or a file at the top). A
+ * file may import its own layer and the layers below it, never one above: what a lower room
+ * needs of a higher one moves down. session/'s rooms share a layer; they import one another
+ * and have rules of their own (no circle, no import of session/'s top). The READMEs say the
+ * same room by room.
+ */
+const LAYERS: ReadonlyArray<{ layer: string; rooms: readonly string[] }> = [
+  {
+    layer: "entry points: the bin, the library, the demo",
+    rooms: ["index.ts", "main.ts", "lib.ts", "demo/"],
+  },
+  {
+    layer: "protocol apps: ACP v1 and the v2 draft over the core, and the terminal client",
+    rooms: ["protocols.ts", "agent.ts", "acp/v2/", "client/"],
+  },
+  { layer: "the core: what the agent does, whatever the protocol", rooms: ["core/"] },
+  { layer: "a session's top, which wires its rooms", rooms: ["session/"] },
+  {
+    layer: "a session's rooms",
+    rooms: [
+      "session/turns/",
+      "session/stream/",
+      "session/background/",
+      "session/configuration/",
+      "session/lifecycle/",
+    ],
+  },
+  {
+    layer: "what a session uses: MCP servers, plans, questions",
+    rooms: ["mcp/", "plan/", "questions/"],
+  },
+  { layer: "the permission extension", rooms: ["permissions/"] },
+  { layer: "tool use as ACP tool calls", rooms: ["tools/"] },
+  {
+    layer: "the edges: ACP's wire, Claude Code, the Anthropic API's double",
+    rooms: ["acp/", "claude/", "scripted-api/"],
+  },
+  { layer: "the provider a client chose", rooms: ["providers/"] },
+  { layer: "the foundation", rooms: ["runtime/", "util/", "logger.ts", "errors.ts", "version.ts"] },
+];
+
+/**
+ * Imports from a lower room to a higher one that are let stand, "file -> target" with the
+ * reason, each justified in its room's README too. None today.
+ */
+const UPWARD_ALLOWED: Readonly<Record<string, string>> = {};
+
+/** The room a file is in: the longest room of LAYERS its path starts with, or that it is. */
+function roomOf(file: string): string | undefined {
+  const rooms = LAYERS.flatMap((l) => l.rooms).filter(
+    (r) => file === r || (r.endsWith("/") && file.startsWith(r)),
+  );
+  return rooms.sort((a, b) => b.length - a.length)[0];
+}
+
+const layerOf = (file: string): number => {
+  const room = roomOf(file);
+  return LAYERS.findIndex((l) => room !== undefined && l.rooms.includes(room));
+};
+
+/** Imports running back up the layers, "file -> target": a lower room importing a higher one. */
+function upwardImports(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([file, targets]) =>
+    targets
+      .filter((target) => layerOf(target) < layerOf(file))
+      .map((target) => `${file} -> ${target}`),
+  );
+}
+
+/**
+ * Lines a source file may hold: a file that grows past it is split by what it does. Tests
+ * are not held to it (a test file is a list of cases), nor src/scripted-api/.
+ */
+const MAX_LINES = 350;
+
+/** The files of `files` over `max` lines, with their length. */
+function oversized(files: ReadonlyArray<{ file: string; text: string }>, max: number): string[] {
+  return files
+    .map(({ file, text }) => ({
+      file,
+      lines: text.split("\n").length - (text.endsWith("\n") ? 1 : 0),
+    }))
+    .filter(({ lines }) => lines > max)
+    .map(({ file, lines }) => `${file}: ${lines}`);
+}
+
+/** Each test module (fixtures aside: they are inputs) and the modules of src/tests/ it imports. */
+function testImports(): Array<{ file: string; targets: string[] }> {
+  const tests = join(SRC, "tests");
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "fixtures") walk(path);
+      } else if (entry.name.endsWith(".ts")) files.push(path);
+    }
+  };
+  walk(tests);
+  return files.map((path) => ({
+    file: relative(SRC, path),
+    targets: [...readFileSync(path, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)]
+      .map((m) => resolve(dirname(path), m[1]!.replace(/\.js$/, ".ts")))
+      .filter((target) => target.startsWith(`${tests}/`) && existsSync(target))
+      .map((target) => relative(SRC, target)),
+  }));
+}
+
 describe("the layout is the architecture", () => {
   const all = sources();
 
@@ -128,6 +237,36 @@ describe("the layout is the architecture", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("every source file is in a room of a layer (a new folder is given its place in LAYERS)", () => {
+    expect(all.map((s) => s.file).filter((file) => roomOf(file) === undefined)).toEqual([]);
+  });
+
+  it("no import runs back up the layers: a lower room never imports a higher one (type-only imports count)", () => {
+    const upward = upwardImports(importGraph(all));
+    expect(upward.filter((edge) => !(edge in UPWARD_ALLOWED))).toEqual([]);
+    // An exception that no longer happens leaves the list.
+    expect(Object.keys(UPWARD_ALLOWED).filter((edge) => !upward.includes(edge))).toEqual([]);
+  });
+
+  it(`no source file over ${MAX_LINES} lines (tests and src/scripted-api/ aside): a longer one is split by what it does`, () => {
+    const files = all
+      .filter((s) => !inDir("scripted-api")(s.file))
+      .map((s) => ({ file: s.file, text: readFileSync(join(SRC, s.file), "utf8") }));
+    expect(oversized(files, MAX_LINES)).toEqual([]);
+  });
+
+  it("tests import no other test file and no program (the stub agent runs on load): what they share is in tests/support/", () => {
+    const offenders = testImports().flatMap(({ file, targets }) =>
+      targets
+        .filter(
+          (t) =>
+            t.endsWith(".test.ts") || /process\.stdin/.test(readFileSync(join(SRC, t), "utf8")),
+        )
+        .map((t) => `${file} -> ${t}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it("no folder of src/ (tests included) holds more than 30 code files: one that grows past it is split by responsibility", () => {
     const crowded: string[] = [];
     const walk = (dir: string): void => {
@@ -148,6 +287,19 @@ describe("the layout is the architecture", () => {
       ["d.ts", ["a.ts"]],
     ]);
     expect(circles(graph)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+  });
+
+  it("the layer check finds an import running up, and the size check a long file", () => {
+    const graph = new Map([
+      ["util/text.ts", ["session/session.ts"]],
+      ["session/turns/turn.ts", ["session/stream/stream.ts", "acp/channel.ts"]],
+      ["core/agent-core.ts", ["session/session.ts"]],
+    ]);
+    expect(upwardImports(graph)).toEqual(["util/text.ts -> session/session.ts"]);
+    expect(oversized([{ file: "a.ts", text: "x\n".repeat(351) }], MAX_LINES)).toEqual([
+      "a.ts: 351",
+    ]);
+    expect(oversized([{ file: "b.ts", text: "x\n".repeat(350) }], MAX_LINES)).toEqual([]);
   });
 
   it("the files scanned are the real tree", () => {

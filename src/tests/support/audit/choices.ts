@@ -1,6 +1,6 @@
 /**
  * Feeds a recorded `canUseTool` call through the agent's own permission builders, as
- * `src/permissions/request.ts` does: snapshot the suggestions, build the ordered
+ * `src/session/turns/permission-request.ts` does: snapshot the suggestions, build the ordered
  * choices, and render the request presentation. What a client would be shown.
  */
 import type { PermissionOptionKind } from "@agentclientprotocol/sdk";

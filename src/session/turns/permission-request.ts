@@ -1,18 +1,18 @@
-import { isUnreadAnswer } from "../acp/oversized.js";
-import type { SessionClient } from "../acp/session-client.js";
-import type { CanUseTool, CanUseToolContext, PermissionResult } from "../claude/types.js";
-import { log } from "../logger.js";
-import type { ToolCallTracker, TrackedToolCall } from "../session/stream/tool-calls.js";
-import type { ToolContext, ToolInput } from "../tools/index.js";
-import { claudeCodeMeta, toolCallFromToolUse } from "../tools/tool-call.js";
-import type { PermissionEffect, PlanContext } from "./choices.js";
-import { buildRequest } from "./build-request.js";
-import { abortedResult, deniedResult, resultOfEffect } from "./effects.js";
-import { CLIENT_FAILED, UNKNOWN_OPTION } from "./messages.js";
-import { QUESTION_TOOL } from "../session/configuration/claude-env.js";
-import { parseClientAnswer } from "./response.js";
-import { withLinkedSignal } from "../util/linked-signal.js";
-import { warmUpPermissionsSoon } from "./warm-up.js";
+import { isUnreadAnswer } from "../../acp/oversized.js";
+import type { SessionClient } from "../../acp/session-client.js";
+import type { CanUseTool, CanUseToolContext, PermissionResult } from "../../claude/types.js";
+import { log } from "../../logger.js";
+import type { ToolCallTracker, TrackedToolCall } from "../stream/tool-calls.js";
+import type { ToolContext, ToolInput } from "../../tools/index.js";
+import { claudeCodeMeta, toolCallFromToolUse } from "../../tools/tool-call.js";
+import type { PermissionEffect, PlanContext } from "../../permissions/choices.js";
+import { buildRequest } from "../../permissions/build-request.js";
+import { abortedResult, deniedResult, resultOfEffect } from "../../permissions/effects.js";
+import { CLIENT_FAILED, UNKNOWN_OPTION } from "../../permissions/messages.js";
+import { QUESTION_TOOL } from "../configuration/claude-env.js";
+import { parseClientAnswer } from "../../permissions/response.js";
+import { withLinkedSignal } from "../../util/linked-signal.js";
+import { warmUpPermissionsSoon } from "../../permissions/warm-up.js";
 
 export interface PermissionGateDeps {
   client: SessionClient;

@@ -1,0 +1,93 @@
+// What the user types while a turn runs: the text being typed (shown under the status line),
+// the prompts queued for after the turn, and the steers sent into it.
+import type { SteeringResponse } from "../acp/steering.js";
+import { EMPTY_LINE, lineKey, type Key, type LineState } from "./keys.js";
+import { layoutInput } from "./prompt-view.js";
+import { oneLine } from "./style.js";
+import { errorText } from "./text-limits.js";
+import type { SessionView } from "./view/session-view.js";
+
+/** While a turn runs, this key queues the text as the next prompt (Enter steers). */
+const QUEUE_KEY = "tab";
+
+export class TypeAhead {
+  /** The agent takes steers (`_meta.steering.supported` in its initialize response). */
+  steering = false;
+  /** What is being typed while a turn runs: kept for the next prompt. */
+  private draft: LineState = EMPTY_LINE;
+  /** Prompts submitted while a turn ran: each the next turn's prompt, in order. */
+  private readonly queued: string[] = [];
+  /** Steers not answered yet: one the agent hands back (the turn ended) becomes the next prompt. */
+  private readonly steers = new Set<Promise<void>>();
+
+  constructor(
+    private readonly view: SessionView,
+    /** Sends `_session/steering` with the text. */
+    private readonly sendSteer: (text: string) => Promise<SteeringResponse>,
+  ) {}
+
+  /**
+   * A key that edits the text: Enter steers it into the running turn (queues it, when the
+   * agent cannot steer), Tab queues it as the next prompt.
+   */
+  key(key: Key): void {
+    const queue = key.name === QUEUE_KEY && !key.paste;
+    const step = queue
+      ? { state: this.draft, action: "submit" as const }
+      : lineKey(this.draft, key);
+    this.draft = step.state;
+    if (step.action === "submit") {
+      const text = this.draft.text.trim();
+      if (text !== "") {
+        if (queue || !this.steering) this.queued.push(text);
+        else this.trackSteer(this.steer(text));
+      }
+      this.draft = EMPTY_LINE;
+    }
+    this.show();
+  }
+
+  /** The next queued prompt, once every steer in flight is answered (one may come back). */
+  async next(): Promise<string | undefined> {
+    while (this.steers.size > 0) await Promise.all(this.steers);
+    return this.queued.shift();
+  }
+
+  /** The text being typed, taken to the prompt, where it is typed on. */
+  takeDraft(): string {
+    const draft = this.draft.text;
+    this.draft = EMPTY_LINE;
+    return draft;
+  }
+
+  /** The type-ahead under the status line: queued prompts, then the text being typed. */
+  show(): void {
+    const width = this.view.screen.width;
+    const queued = this.queued.map((text) => `⏵ queued: ${text.replace(/\s+/g, " ")}`);
+    const typing =
+      this.draft.text === "" ? [] : layoutInput("› ", this.draft, Math.max(8, width - 1)).rows;
+    this.view.screen.setDraft([...queued, ...typing]);
+  }
+
+  /**
+   * Sends `text` into the running turn (`_session/steering`). If the turn has just ended, the
+   * agent hands it back (`promptRequired`) and it becomes the next prompt; so does a steer
+   * the agent refuses.
+   */
+  private async steer(text: string): Promise<void> {
+    this.view.note(`› ${oneLine(text)} (sent to the running turn)`);
+    try {
+      const response = await this.sendSteer(text);
+      if (response.outcome !== "promptRequired") return;
+    } catch (error) {
+      this.view.note(`Could not steer the turn (${errorText(error)}): queued as the next prompt.`);
+    }
+    this.queued.push(text);
+    this.show();
+  }
+
+  private trackSteer(steer: Promise<void>): void {
+    this.steers.add(steer);
+    void steer.finally(() => this.steers.delete(steer));
+  }
+}

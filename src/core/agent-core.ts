@@ -1,0 +1,157 @@
+import type {
+  ContentBlock,
+  ListSessionsResponse,
+  PromptResponse,
+  SessionConfigOption,
+} from "@agentclientprotocol/sdk";
+import type { SteeringResponse } from "../acp/steering.js";
+import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
+import { log } from "../logger.js";
+import type { ProviderConfig } from "../providers/provider-config.js";
+import type { ProviderListing } from "../providers/providers.js";
+import { SavedPrompts } from "../session/lifecycle/saved-prompts.js";
+import { SessionRegistry } from "../session/registry.js";
+import type { Session } from "../session/session.js";
+import { Accounts } from "./accounts.js";
+import { ClosedSessions } from "./closed-sessions.js";
+import type { AgentDependencies, SessionClientFactory } from "./dependencies.js";
+import { type OpenParams, type SavedSessionParams, SessionOpening } from "./opening.js";
+import { SavedSessions } from "./saved-sessions.js";
+
+/**
+ * What the agent does, whatever protocol version asks: the open sessions, and the
+ * operations on them and on the login. It speaks in plain values and the project's typed
+ * errors (src/errors.ts); each protocol adapter (agent.ts for ACP v1, acp/v2/ for the v2
+ * draft) turns requests into these calls and the results into its messages.
+ *
+ * It only routes: an operation on an open session goes to the session, the rest to the
+ * module that holds it (opening.ts, saved-sessions.ts, closed-sessions.ts, accounts.ts),
+ * which share the one registry of open sessions built here.
+ */
+export class AgentCore {
+  private readonly sessions = new SessionRegistry();
+  private readonly closed = new ClosedSessions(this.sessions);
+  private readonly accounts: Accounts;
+  private readonly opening: SessionOpening;
+  private readonly saved: SavedSessions;
+
+  constructor(
+    private readonly deps: AgentDependencies,
+    sessionClient: SessionClientFactory,
+  ) {
+    const { sessions, closed } = this;
+    const prompts = new SavedPrompts(deps.env);
+    this.accounts = new Accounts(deps, sessions, () => this.opening.warmUp());
+    const { accounts } = this;
+    this.opening = new SessionOpening({ deps, sessionClient, sessions, prompts, accounts, closed });
+    this.saved = new SavedSessions(deps, sessions, prompts, closed);
+  }
+
+  /** The client's capabilities are known (initialize): a spare process can start. */
+  initialize(capabilities: AgentClientCapabilities): void {
+    this.opening.initialize(capabilities);
+    this.deps.preload?.();
+  }
+
+  /** The client is gone: every session closes. */
+  disconnected(): void {
+    this.sessions.closeAll();
+    log.info("client disconnected; sessions closed");
+  }
+
+  newSession(params: OpenParams): Promise<Session> {
+    return this.opening.newSession(params);
+  }
+
+  /**
+   * A saved session, opened again: `replay` sends its conversation before it is answered
+   * (session/load; v2's resume from the start).
+   */
+  resume(params: SavedSessionParams, options: { replay: boolean }): Promise<Session> {
+    return this.opening.resume(params, options);
+  }
+
+  fork(params: SavedSessionParams): Promise<Session> {
+    return this.opening.fork(params);
+  }
+
+  list(params: {
+    cwd?: string | null;
+    cursor?: string | null;
+    archived?: string | null;
+    _meta?: unknown;
+  }): Promise<ListSessionsResponse> {
+    return this.saved.list(params);
+  }
+
+  close(sessionId: string): Promise<void> {
+    return this.closed.close(sessionId);
+  }
+
+  delete(sessionId: string): Promise<void> {
+    return this.saved.delete(sessionId);
+  }
+
+  /** `session/set_title` (saved-sessions.ts). */
+  setTitle(sessionId: string, title: string, meta?: unknown): Promise<string> {
+    return this.saved.setTitle(sessionId, title, meta);
+  }
+
+  /** `session/archive` and `session/unarchive` (saved-sessions.ts). */
+  setArchived(sessionId: string, archived: boolean, meta?: unknown): Promise<void> {
+    return this.saved.setArchived(sessionId, archived, meta);
+  }
+
+  /** Resolves with the turn's stop reason; `started`: see Session.prompt. */
+  prompt(
+    sessionId: string,
+    prompt: ContentBlock[],
+    signal?: AbortSignal,
+    started?: (messageId: string) => void,
+  ): Promise<PromptResponse> {
+    return this.sessions.require(sessionId).prompt(prompt, signal, started);
+  }
+
+  steer(sessionId: string, prompt: ContentBlock[], idleBehavior?: string): SteeringResponse {
+    return this.sessions.require(sessionId).steer(prompt, idleBehavior);
+  }
+
+  setMode(sessionId: string, modeId: string): Promise<void> {
+    return this.sessions.require(sessionId).setMode(modeId);
+  }
+
+  setConfigOption(
+    sessionId: string,
+    configId: string,
+    value: string | boolean,
+  ): Promise<SessionConfigOption[]> {
+    return this.sessions.require(sessionId).setConfigOption(configId, value);
+  }
+
+  /** `session/cancel`: the session's turn, or the subagent of a child session id. */
+  cancel(sessionId: string): void {
+    this.sessions.cancel(sessionId);
+  }
+
+  /** A login the client ran in a terminal, checked (accounts.ts). */
+  authenticate(methodId: string): Promise<void> {
+    return this.accounts.authenticate(methodId);
+  }
+
+  logout(): Promise<void> {
+    return this.accounts.logout();
+  }
+
+  listProviders(): ProviderListing[] {
+    return this.accounts.listProviders();
+  }
+
+  /** `providers/set` and a gateway login (accounts.ts). */
+  setProvider(config: ProviderConfig): Promise<void> {
+    return this.accounts.setProvider(config);
+  }
+
+  disableProvider(): Promise<void> {
+    return this.accounts.disableProvider();
+  }
+}
