@@ -48,7 +48,9 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  external: ["@anthropic-ai/claude-agent-sdk"],
+  // proper-lockfile is CommonJS that requires node's modules, which an ES bundle cannot:
+  // it stays an import of the installed package (only trust/apply loads it).
+  external: ["@anthropic-ai/claude-agent-sdk", "proper-lockfile"],
   plugins: [englishOnly],
   sourcemap: true,
   logLevel: "warning",

@@ -31,6 +31,11 @@ import {
   type UnstableClientCapabilities,
 } from "./acp/unstable-capabilities.js";
 import { STEERING_METHOD, steeringParams } from "./acp/steering.js";
+import {
+  applyTrustParams,
+  TRUST_APPLY_METHOD,
+  workspaceTrustState,
+} from "./acp/workspace-trust.js";
 import { AgentCore } from "./core/agent-core.js";
 import type { AgentDependencies } from "./core/dependencies.js";
 import type { Session } from "./session/session.js";
@@ -59,10 +64,14 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       }
     });
 
-  const state = (session: Session) => ({
-    modes: session.modes(),
-    configOptions: session.configOptions(),
-  });
+  const state = (session: Session) => {
+    const trust = core.workspaceTrust(session);
+    return {
+      modes: session.modes(),
+      configOptions: session.configOptions(),
+      ...(trust ? { workspaceTrust: workspaceTrustState(trust) } : {}),
+    };
+  };
 
   return (
     withUnstableCapabilities(
@@ -204,6 +213,13 @@ export function createAgent(deps: AgentDependencies): AgentApp {
           await core.disableProvider();
           return {};
         }),
+      )
+      .onRequest(
+        TRUST_APPLY_METHOD,
+        applyTrustParams,
+        answering(async ({ params }) => ({
+          workspaceTrust: workspaceTrustState(await core.applyTrust(params)),
+        })),
       )
       .onRequest(
         methods.agent.logout,

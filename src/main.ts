@@ -46,6 +46,9 @@ Environment:
   CLAUDE_AGENT_ACP_EARLY_START
                            0: never start Claude Code ahead of the SDK (default: from
                            how it was started last time)
+  CLAUDE_AGENT_ACP_TRUST_ALL_FOLDERS
+                           1: trust every folder, as before workspace trust (CI, containers):
+                           a project's settings, hooks and MCP servers load unasked
   CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS
                            close an idle session's Claude Code process after this many
                            ms; the next prompt resumes it (default: 900000; 0: never)

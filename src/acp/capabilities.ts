@@ -56,7 +56,15 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
     // `title`: session/set_title, saved as Claude Code's /rename (core/saved-sessions.ts).
     // `archive`: session/archive and unarchive, and the list's `archived` filter, with
     // Claude Code's own mark (core/saved-sessions.ts).
-    ...({ fork: {}, systemPrompt: { mode: { override: {} } }, title: {}, archive: {} } as object),
+    // `workspaceTrust`: the RFD's state on the responses that open a session, and
+    // trust/apply (core/session-trust.ts).
+    ...({
+      fork: {},
+      systemPrompt: { mode: { override: {} } },
+      title: {},
+      archive: {},
+      workspaceTrust: {},
+    } as object),
   },
 };
 

@@ -19,6 +19,7 @@ import { log } from "../logger.js";
 import { mark } from "../runtime/marks.js";
 import { end as endProcess, KILL_GRACE_MS, spawnClaudeCode, unusable } from "./child-process.js";
 import { claudeEnvironment, sdkEnvironment } from "./environment.js";
+import { TRUST_ALL_FOLDERS, trustedByClaudeCodeNow } from "./trust-store.js";
 import {
   earlyStartsEnabled,
   fillPlan,
@@ -55,6 +56,16 @@ export interface LaunchStart {
   discard(): void;
 }
 
+/**
+ * Whether a start remembered from an earlier run may run now: it runs with the folder's
+ * project files (the environment it is filled in with is the agent's), so only in a folder
+ * Claude Code's store trusts today (or every folder, by the agent's switch), never on a trust
+ * the user gave an earlier agent process alone (core/session-trust.ts).
+ */
+function trustedNow(cwd: string, env: NodeJS.ProcessEnv): boolean {
+  return env[TRUST_ALL_FOLDERS] === "1" || trustedByClaudeCodeNow(cwd, env);
+}
+
 /** Starts the last new session's Claude Code, if it is wanted and a session was started before. */
 export function startAtLaunch(
   argv: readonly string[],
@@ -71,7 +82,7 @@ export function startAtLaunch(
     cwd: pointer.cwd,
     env: sdkEnvironment(claudeEnvironment(env)),
   });
-  if (!spawn) return undefined;
+  if (!spawn || !trustedNow(pointer.cwd, env)) return undefined;
   mark("claude-launch-start");
   let child: ChildProcessWithoutNullStreams | undefined;
   try {

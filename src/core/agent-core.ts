@@ -5,6 +5,7 @@ import type {
   SessionConfigOption,
 } from "@agentclientprotocol/sdk";
 import type { SteeringResponse } from "../acp/steering.js";
+import type { ApplyTrustParams } from "../acp/workspace-trust.js";
 import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
 import { log } from "../logger.js";
 import type { ProviderConfig } from "../providers/provider-config.js";
@@ -17,6 +18,8 @@ import { ClosedSessions } from "./closed-sessions.js";
 import type { AgentDependencies, SessionClientFactory } from "./dependencies.js";
 import { type OpenParams, type SavedSessionParams, SessionOpening } from "./opening.js";
 import { SavedSessions } from "./saved-sessions.js";
+import { SessionTrust } from "./session-trust.js";
+import type { TrustAssessment } from "./workspace-trust.js";
 
 /**
  * What the agent does, whatever protocol version asks: the open sessions, and the
@@ -34,6 +37,7 @@ export class AgentCore {
   private readonly accounts: Accounts;
   private readonly opening: SessionOpening;
   private readonly saved: SavedSessions;
+  private readonly trust: SessionTrust;
 
   constructor(
     private readonly deps: AgentDependencies,
@@ -43,7 +47,16 @@ export class AgentCore {
     const prompts = new SavedPrompts(deps.env);
     this.accounts = new Accounts(deps, sessions, () => this.opening.warmUp());
     const { accounts } = this;
-    this.opening = new SessionOpening({ deps, sessionClient, sessions, prompts, accounts, closed });
+    const trust = (this.trust = new SessionTrust(deps.env, sessions));
+    this.opening = new SessionOpening({
+      deps,
+      sessionClient,
+      sessions,
+      prompts,
+      accounts,
+      closed,
+      trust,
+    });
     this.saved = new SavedSessions(deps, sessions, prompts, closed);
   }
 
@@ -102,14 +115,29 @@ export class AgentCore {
     return this.saved.setArchived(sessionId, archived, meta);
   }
 
-  /** Resolves with the turn's stop reason; `started`: see Session.prompt. */
-  prompt(
+  /**
+   * Resolves with the turn's stop reason; `started`: see Session.prompt. A session whose
+   * folder's context waits for the user's trust asks first (session-trust.ts).
+   */
+  async prompt(
     sessionId: string,
     prompt: ContentBlock[],
     signal?: AbortSignal,
     started?: (messageId: string) => void,
   ): Promise<PromptResponse> {
-    return this.sessions.require(sessionId).prompt(prompt, signal, started);
+    const session = this.sessions.require(sessionId);
+    if (!(await this.trust.beforePrompt(session))) return { stopReason: "cancelled" };
+    return session.prompt(prompt, signal, started);
+  }
+
+  /** The trust of a session's folder, as the responses that open it state it. */
+  workspaceTrust(session: Session): TrustAssessment | undefined {
+    return this.trust.of(session);
+  }
+
+  /** `trust/apply` (session-trust.ts). */
+  applyTrust(params: ApplyTrustParams): Promise<TrustAssessment> {
+    return this.trust.apply(params);
   }
 
   steer(sessionId: string, prompt: ContentBlock[], idleBehavior?: string): SteeringResponse {
@@ -128,8 +156,10 @@ export class AgentCore {
     return this.sessions.require(sessionId).setConfigOption(configId, value);
   }
 
-  /** `session/cancel`: the session's turn, or the subagent of a child session id. */
+  /** `session/cancel`: the session's turn (or trust ask), or the subagent of a child session id. */
   cancel(sessionId: string): void {
+    const session = this.sessions.find(sessionId);
+    if (session) this.trust.cancel(session);
     this.sessions.cancel(sessionId);
   }
 

@@ -19,6 +19,8 @@ import {
 import type { SessionRegistry } from "../session/registry.js";
 import { Session } from "../session/session.js";
 import type { Accounts } from "./accounts.js";
+import type { SessionTrust } from "./session-trust.js";
+import type { TrustAssessment } from "./workspace-trust.js";
 import type { ClosedSessions } from "./closed-sessions.js";
 import type { AgentDependencies, SessionClientFactory } from "./dependencies.js";
 
@@ -58,6 +60,8 @@ export interface OpeningContext {
   /** The provider a session starts for. */
   accounts: Accounts;
   closed: ClosedSessions;
+  /** The trust of the sessions' folders. */
+  trust: SessionTrust;
 }
 
 /**
@@ -157,14 +161,15 @@ export class SessionOpening {
     params: OpenParams,
     setup: ClientSetup,
     promptOf: string | undefined,
-  ): Promise<Prepared> {
-    const { deps, prompts, accounts } = this.context;
+  ): Promise<Prepared<TrustAssessment>> {
+    const { deps, prompts, accounts, trust } = this.context;
     const sources = {
       env: deps.env,
       resolveExecutable: () => deps.resolveExecutable(),
       prompts,
       models: this.models,
       providerKey: accounts.providerKey(),
+      trust: (cwd: string) => trust.assess(cwd),
     };
     return prepareSession(sources, params, setup, promptOf);
   }
@@ -186,7 +191,7 @@ export class SessionOpening {
       /** The session whose saved system prompt applies when the request gives none. */
       promptOf?: string;
       /** prepare()'s work, begun already. */
-      prepared?: Promise<Prepared>;
+      prepared?: Promise<Prepared<TrustAssessment>>;
     },
   ): Promise<Session> {
     const { deps, sessions, accounts } = this.context;
@@ -212,6 +217,7 @@ export class SessionOpening {
       setup: { ...prepared.setup, ...(systemPrompt !== undefined ? { systemPrompt } : {}) },
       provider: accounts.provider(),
       providerModels: accounts.providerModels(),
+      projectContext: prepared.trust.loadsProjectContext,
       ...(options.conversations?.length
         ? { resume: options.conversations.at(-1), earlier: options.conversations.slice(0, -1) }
         : {}),
@@ -233,6 +239,7 @@ export class SessionOpening {
       await this.context.prompts.set(session.id, systemPrompt);
     }
     sessions.add(session);
+    this.context.trust.opened(session, prepared.trust);
     this.context.closed.opened(session.id);
     // After the response, so the client knows the session the commands and title belong to.
     setTimeout(() => void session.announce().catch(() => undefined), 0);

@@ -16,6 +16,21 @@ export function deniedResult(message: string): PermissionResult {
   return { behavior: "deny", message };
 }
 
+/**
+ * A result whose rules are saved to the project's settings, which a session that does not
+ * read them (a folder the user has not trusted) would never apply: they also hold for the
+ * session, so what the user chose applies at once, whatever the folder's trust.
+ */
+export function withSessionCopies(result: PermissionResult): PermissionResult {
+  if (result.behavior !== "allow" || !result.updatedPermissions) return result;
+  const copies = result.updatedPermissions
+    .filter((u) => u.destination === "localSettings" || u.destination === "projectSettings")
+    .map((u) => ({ ...structuredClone(u), destination: "session" as const }));
+  return copies.length
+    ? { ...result, updatedPermissions: [...result.updatedPermissions, ...copies] }
+    : result;
+}
+
 /** The SDK result of a selected option; a durable effect is the snapshot it was labelled with. */
 export function resultOfEffect(
   effect: PermissionEffect,

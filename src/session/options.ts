@@ -33,4 +33,9 @@ export interface SessionOptions {
   provider?: ProviderLaunch | undefined;
   /** The models the provider's gateway serves: the picker offers these, not Claude Code's. */
   providerModels?: readonly ModelInfo[];
+  /**
+   * Whether Claude Code starts with the folder's project context (its settings, hooks, MCP
+   * servers, instructions): false in a folder the user has not trusted (core/session-trust.ts).
+   */
+  projectContext: boolean;
 }

@@ -47,6 +47,10 @@ export class Session {
   /** The models the provider's gateway serves: the picker offers these, not Claude Code's. */
   private providerModels: readonly ModelInfo[] | undefined;
   private claudeCapabilities: readonly string[] = [];
+  /** Whether Claude Code starts with the folder's project context (options.ts). */
+  private projectContext: boolean;
+  /** The folder's context was just granted: the next process's commands are announced. */
+  private reannounce = false;
   private readonly parts: SessionParts;
   private readonly consumer: ClaudeMessageConsumer;
   /** What a prompt goes through before the queue (prompt-entry.ts). */
@@ -57,6 +61,7 @@ export class Session {
     this.sessionId = options.id;
     this.cwd = cwd;
     this.providerModels = options.providerModels;
+    this.projectContext = options.projectContext;
     // What the rooms' hosts name alike (and what the session is opened with), each defined
     // once. A part another room builds later is read when called, by then built.
     const links = {
@@ -72,6 +77,7 @@ export class Session {
       idle: () => this.parts.idleClose.schedule(),
       followModel: () => this.followModel(),
       afterTurn: () => this.parts.titles.afterTurn(),
+      projectContext: () => this.projectContext,
     };
     // Every room tracks the tool calls: the tracker comes first.
     const tools = new ToolCallTracker((call, name) => this.parts.terminals.announce(call, name));
@@ -110,10 +116,15 @@ export class Session {
           canUseTool: this.parts.canUseTool,
           onElicitation: this.parts.watchdog.pausedWhileClientAnswers(this.parts.mcp.onElicitation),
           ...this.parts.subagents.queryOptions(),
+          projectContext: this.projectContext,
         }),
       started: (started) => {
         stream.usage.startNewProcess();
         void this.consumer.consume(started);
+        if (this.reannounce) {
+          this.reannounce = false;
+          void this.parts.startup.announceCommands(started);
+        }
       },
       backgroundBusy: () => background.activity.busy,
       closeIfIdle: () => this.closeIfIdle(),
@@ -284,6 +295,24 @@ export class Session {
     this.providerModels = models;
     const offered = models ?? startup.initialization?.models ?? this.options.models.known;
     void this.send(async () => startup.configuration?.offerModels(offered));
+  }
+
+  /**
+   * The user trusted the folder: the process goes when the session is idle (else when the
+   * next turn comes, as for `reroute`), and the next one starts with the folder's settings,
+   * hooks, MCP servers and instructions, resuming the conversation; the client then hears of
+   * the commands it brings.
+   */
+  loadProjectContext(): void {
+    if (this.projectContext || this.closed) return;
+    this.projectContext = true;
+    this.reannounce = true;
+    this.parts.process.renew(!this.turns.busy);
+  }
+
+  /** Whether Claude Code starts with the folder's project context now. */
+  get loadsProjectContext(): boolean {
+    return this.projectContext;
   }
 
   /** What a listing shows of it: work running, or how the last prompt ended. */

@@ -3,7 +3,9 @@ import type { AgentClientCapabilities } from "../../acp/unstable-capabilities.js
 import { claudeEnvironment } from "../../claude/environment.js";
 import type { ClaudeQueryOptions } from "../../claude/query.js";
 import type { ProviderLaunch } from "../../claude/provider-env.js";
-import type { McpServerConfig } from "../../claude/types.js";
+import { IGNORE_PERSISTED_TRUST } from "../../claude/trust-store.js";
+import type { McpServerConfig, SettingSource } from "../../claude/types.js";
+import { DEFAULT_SETTING_SOURCES } from "../../claude/client-options/options.js";
 import type { ClientSetup } from "./client-setup.js";
 import type { SessionConfiguration } from "./configuration.js";
 import { isPermissionMode } from "../../permissions/modes.js";
@@ -81,8 +83,11 @@ export function sessionQueryOptions(session: {
   /** What the client configured when it opened the session. */
   setup: ClientSetup;
   provider?: ProviderLaunch | undefined;
+  /** Whether Claude Code loads the folder's project context (project-context.ts). */
+  projectContext: boolean;
 }): ClaudeQueryOptions {
   const { configuration, mode, setup } = session;
+  const settingSources = projectSettingSources(setup, session.projectContext);
   const model = configuration?.claudeModel;
   const { env: _env, mcpServers, disallowedTools, ...clientOptions } = setup.options;
   const host = hostQueryOptions(session);
@@ -91,11 +96,15 @@ export function sessionQueryOptions(session: {
     // The client's values join the agent's; where both name one, the agent's wins (its
     // MCP servers from ACP, its disallowed tools), except the environment, which is the
     // client's to set.
-    env: sessionEnvironment(session.env, setup, session.provider),
+    env: {
+      ...sessionEnvironment(session.env, setup, session.provider),
+      // Claude Code's own switch for a host that asks on its own: no trust record counts.
+      ...(session.projectContext ? {} : { [IGNORE_PERSISTED_TRUST]: "1" }),
+    },
     mcpServers: { ...mcpServers, ...host.mcpServers },
     disallowedTools: [...new Set([...(host.disallowedTools ?? []), ...(disallowedTools ?? [])])],
     ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
-    ...(setup.settingSources ? { settingSources: setup.settingSources } : {}),
+    ...(settingSources ? { settingSources } : {}),
     ...(Object.keys(clientOptions).length ? { clientOptions } : {}),
     cwd: session.cwd,
     ...session.conversation,
@@ -107,4 +116,16 @@ export function sessionQueryOptions(session: {
     ...(session.onElicitation ? { onElicitation: session.onElicitation } : {}),
     ...(session.onSubagentStart ? { onSubagentStart: session.onSubagentStart } : {}),
   };
+}
+
+/**
+ * The setting sources a session's Claude Code reads: the client's (else Claude Code's own);
+ * without the folder's project context, only the user's.
+ */
+export function projectSettingSources(
+  setup: Pick<ClientSetup, "settingSources">,
+  projectContext: boolean,
+): SettingSource[] | undefined {
+  if (projectContext) return setup.settingSources;
+  return (setup.settingSources ?? DEFAULT_SETTING_SOURCES).filter((source) => source === "user");
 }

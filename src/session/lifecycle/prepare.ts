@@ -2,6 +2,7 @@
 // (new, load, resume, fork): a load starts it while it checks the saved session.
 import type { McpServer } from "@agentclientprotocol/sdk";
 import type { SdkSystemPrompt } from "../../claude/client-options/options.js";
+import { projectSettingSources } from "../configuration/claude-env.js";
 import { type ClientSetup, withCheckedPlugins } from "../configuration/client-setup.js";
 import { requireDirectory } from "../configuration/directories.js";
 import { mcpServersToClaude } from "../configuration/mcp-servers.js";
@@ -9,18 +10,25 @@ import type { KnownModels, ModelCache } from "../configuration/model-cache.js";
 import { type AdapterSettings, loadAdapterSettings } from "../configuration/settings.js";
 import { requireSavable, type SavedPrompts } from "./saved-prompts.js";
 
+/** Whether a session in a folder loads the folder's project context (the core decides). */
+export interface FolderTrust {
+  loadsProjectContext: boolean;
+}
+
 /** What a session is prepared from. */
-export interface PrepareSources {
+export interface PrepareSources<T extends FolderTrust = FolderTrust> {
   env: NodeJS.ProcessEnv;
   resolveExecutable(): string;
   prompts: SavedPrompts;
   models: ModelCache;
   /** The provider the client set, as the model cache keys it. */
   providerKey: string | undefined;
+  /** The trust of the session's folder. */
+  trust(cwd: string): Promise<T>;
 }
 
 /** What opening a session read and checked before it is created. */
-export interface Prepared {
+export interface Prepared<T extends FolderTrust = FolderTrust> {
   additionalDirectories: string[];
   mcpServers: ReturnType<typeof mcpServersToClaude>;
   executable: string;
@@ -29,6 +37,8 @@ export interface Prepared {
   models: KnownModels;
   /** The request's setup, its plugins checked. */
   setup: ClientSetup;
+  /** The folder's trust: without it, the folder's settings are not read either. */
+  trust: T;
 }
 
 /**
@@ -36,8 +46,8 @@ export interface Prepared {
  * `promptOf`), settings, the models of Claude Code's last start and the plugins it names,
  * read side by side.
  */
-export async function prepareSession(
-  sources: PrepareSources,
+export async function prepareSession<T extends FolderTrust>(
+  sources: PrepareSources<T>,
   params: {
     cwd: string;
     mcpServers?: McpServer[] | null;
@@ -45,7 +55,7 @@ export async function prepareSession(
   },
   setup: ClientSetup,
   promptOf: string | undefined,
-): Promise<Prepared> {
+): Promise<Prepared<T>> {
   await requireDirectory(params.cwd, "cwd");
   // The prompt given is kept for a later load: one a load could not read back is refused.
   if (setup.systemPrompt !== undefined) requireSavable(setup.systemPrompt);
@@ -57,11 +67,19 @@ export async function prepareSession(
   for (const dir of additionalDirectories) await requireDirectory(dir, "additionalDirectories");
   const mcpServers = mcpServersToClaude(params.mcpServers ?? []);
   const executable = sources.resolveExecutable();
-  const [systemPrompt, settings, models, checked] = await Promise.all([
+  const trust = sources.trust(params.cwd);
+  const [systemPrompt, settings, models, checked, trusted] = await Promise.all([
     setup.systemPrompt ?? (promptOf ? sources.prompts.get(promptOf) : Promise.resolve(undefined)),
-    loadAdapterSettings(params.cwd, sources.env, setup.settingSources),
+    trust.then((folder) =>
+      loadAdapterSettings(
+        params.cwd,
+        sources.env,
+        projectSettingSources(setup, folder.loadsProjectContext),
+      ),
+    ),
     sources.models.lookup(executable, sources.providerKey),
     withCheckedPlugins(setup, params.cwd),
+    trust,
   ]);
   return {
     additionalDirectories,
@@ -71,5 +89,6 @@ export async function prepareSession(
     settings,
     models,
     setup: checked,
+    trust: trusted,
   };
 }

@@ -1,5 +1,6 @@
 // A session's Claude Code process: the one that runs, starting one, and replacing it when the
-// session goes idle, the provider changes or a plan handoff starts a new conversation. One
+// session goes idle, the provider or the folder's trust changes, or a plan handoff starts a
+// new conversation. One
 // private conversation at a time; a process started after the first prompt resumes it.
 import type { ProviderLaunch } from "../../claude/provider-env.js";
 import type { ClaudeQuery, ClaudeQueryOptions, StartClaudeQuery } from "../../claude/query.js";
@@ -38,8 +39,11 @@ export class SessionProcess {
   private hasTranscript: boolean;
   /** The provider the next process is started for. */
   private provider: ProviderLaunch | undefined;
-  /** The provider changed since the process started: the next turn starts a new one. */
-  private rerouted = false;
+  /**
+   * What the process starts with changed since it started (the provider, the folder's trust):
+   * the next turn starts a new one.
+   */
+  private stale = false;
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
   private readonly ended = new WeakSet<ClaudeQuery>();
 
@@ -66,7 +70,7 @@ export class SessionProcess {
   }
 
   start(mode: string, fresh: { exactSessionId?: boolean } = {}): ClaudeQuery {
-    this.rerouted = false; // a process started now has the provider's environment
+    this.stale = false; // a process started now has what the session has now
     const conversation = this.hasTranscript
       ? { resume: this.conversation }
       : { sessionId: this.conversation, ...fresh };
@@ -78,7 +82,7 @@ export class SessionProcess {
 
   /** The process a turn sends its prompt to: started now if there is none. */
   live(mode: string): ClaudeQuery {
-    this.restartIfRerouted();
+    this.restartIfStale();
     return this.current ?? this.start(mode);
   }
 
@@ -95,16 +99,24 @@ export class SessionProcess {
    */
   reroute(provider: ProviderLaunch | undefined, idle: boolean): void {
     this.provider = provider;
-    this.rerouted = true;
-    if (idle) this.restartIfRerouted();
+    this.renew(idle);
   }
 
-  private restartIfRerouted(): void {
-    if (!this.rerouted || !this.current || this.host.backgroundBusy()) return;
+  /**
+   * What the process starts with changed (the folder's trust, the provider): it is replaced
+   * as `reroute` says.
+   */
+  renew(idle: boolean): void {
+    this.stale = true;
+    if (idle) this.restartIfStale();
+  }
+
+  private restartIfStale(): void {
+    if (!this.stale || !this.current || this.host.backgroundBusy()) return;
     log.debug(
-      `session ${this.host.id()}: the provider changed; its Claude Code process is replaced`,
+      `session ${this.host.id()}: its options changed; its Claude Code process is replaced`,
     );
-    this.rerouted = false;
+    this.stale = false;
     this.restart();
   }
 

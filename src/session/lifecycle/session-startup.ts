@@ -119,6 +119,19 @@ export class SessionStartup {
     void parts.mcp.reportStartFailures().catch((error: unknown) => log.warn("MCP status", error));
   }
 
+  /** A later process's commands (one that loads the folder's context), once it reports them. */
+  async announceCommands(query: ClaudeQuery): Promise<void> {
+    try {
+      const { commands } = await query.initialization();
+      if (this.host.closed() || this.host.process.current !== query) return;
+      await this.host.send(() =>
+        this.host.client.updateAvailableCommands(availableCommands(commands)),
+      );
+    } catch (error) {
+      log.debug(`session ${this.host.id()}: no commands to announce`, error);
+    }
+  }
+
   /** Whether `query` is the first process and has not started yet. */
   isStarting(query: ClaudeQuery): boolean {
     return this.watch?.isStarting(query) ?? false;

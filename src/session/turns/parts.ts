@@ -9,6 +9,7 @@ import type { UsageTracker } from "../stream/usage.js";
 import { OwnTurns } from "./own-turns.js";
 import type { PlanHandoff } from "../../plan/handoff.js";
 import { PlanHandoffs } from "./plan-handoffs.js";
+import { withSessionCopies } from "../../permissions/effects.js";
 import { sessionCanUseTool } from "./tool-gate.js";
 import { TurnQueue, type TurnQueueHost } from "./turn-queue.js";
 import { UNFINISHED } from "./unfinished.js";
@@ -28,6 +29,8 @@ export interface TurnsHost extends TurnQueueHost {
   claudeCapabilities(): readonly string[];
   followModel(): Promise<void>;
   afterTurn(): void;
+  /** Whether the process reads the folder's project settings (session-trust in core/). */
+  projectContext(): boolean;
 }
 
 export type TurnParts = ReturnType<typeof turnParts>;
@@ -49,21 +52,25 @@ export function turnParts(host: TurnsHost) {
     },
     plansDirectory(host.env),
   );
-  const canUseTool = watchdog.pausedWhileClientAnswers(
-    sessionCanUseTool({
-      client,
-      tools,
-      context: { cwd },
-      homeDir: host.env.HOME || homedir(),
-      workingDirectories: [cwd, ...host.additionalDirectories],
-      currentTurn: () => turns.current,
-      planContext: () => ({
-        availableModes: host.availableModes(),
-        ...(usage.usedPercent() === undefined ? {} : { contextUsedPercent: usage.usedPercent() }),
-      }),
-      plans,
-      claudeCapabilities: () => host.claudeCapabilities(),
+  const asked = sessionCanUseTool({
+    client,
+    tools,
+    context: { cwd },
+    homeDir: host.env.HOME || homedir(),
+    workingDirectories: [cwd, ...host.additionalDirectories],
+    currentTurn: () => turns.current,
+    planContext: () => ({
+      availableModes: host.availableModes(),
+      ...(usage.usedPercent() === undefined ? {} : { contextUsedPercent: usage.usedPercent() }),
     }),
+    plans,
+    claudeCapabilities: () => host.claudeCapabilities(),
+  });
+  const canUseTool = watchdog.pausedWhileClientAnswers(
+    async (...args: Parameters<typeof asked>) => {
+      const result = await asked(...args);
+      return result && !host.projectContext() ? withSessionCopies(result) : result;
+    },
   );
   const mcp = new SessionMcp({
     client,

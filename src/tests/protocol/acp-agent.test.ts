@@ -68,6 +68,7 @@ describe("initialize", () => {
         systemPrompt: { mode: { override: {} } },
         title: {},
         archive: {},
+        workspaceTrust: {},
       },
     });
   });

@@ -10,6 +10,7 @@ import type { ModelInfo } from "../../claude/types.js";
 import { log } from "../../logger.js";
 import { claudeOwnModel } from "../../session/configuration/own-model.js";
 import { fakeClaude, result } from "../support/fake-claude.js";
+import { trustFolder } from "../support/trusted-folder.js";
 import { connectInProcess, isolatedEnv } from "../support/in-process.js";
 
 const MODELS: ModelInfo[] = [
@@ -57,12 +58,11 @@ const offered = (options: readonly SessionConfigOption[] | null | undefined) => 
 /** The in-process agent with `env` added to an isolated one, and a project with `settings`. */
 async function setup(env: NodeJS.ProcessEnv, settings?: unknown) {
   const claude = fakeClaude({ models: MODELS });
-  const harness = await connectInProcess({
-    startQuery: claude.startQuery,
-    env: isolatedEnv({ CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS: "50", ...env }),
-  });
+  const agentEnv = isolatedEnv({ CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS: "50", ...env });
+  const harness = await connectInProcess({ startQuery: claude.startQuery, env: agentEnv });
   onTestFinished(() => harness.close());
   const cwd = mkdtempSync(join(tmpdir(), "model-in-effect-"));
+  trustFolder(agentEnv, cwd); // a project's settings apply in a folder the user trusts
   if (settings) {
     mkdirSync(join(cwd, ".claude"));
     writeFileSync(join(cwd, ".claude", "settings.json"), JSON.stringify(settings));

@@ -20,6 +20,7 @@ import {
   streamedText,
   toolResult,
 } from "../support/fake-claude.js";
+import { trustFolder } from "../support/trusted-folder.js";
 import { connectInProcess, isolatedEnv, type InProcessOptions } from "../support/in-process.js";
 
 const MODELS: ModelInfo[] = [
@@ -171,7 +172,7 @@ describe("settings: permissions.defaultMode decides the initial mode", () => {
     const env = isolatedEnv({ IS_SANDBOX: "1" });
     const cwd = mkdtempSync(join(tmpdir(), "acp-settings-"));
     mkdirSync(join(cwd, ".claude"), { recursive: true });
-    mkdirSync(env.CLAUDE_CONFIG_DIR!, { recursive: true });
+    trustFolder(env, cwd); // a project's settings apply in a folder the user trusts
     if (files.user)
       writeFileSync(join(env.CLAUDE_CONFIG_DIR!, "settings.json"), JSON.stringify(files.user));
     if (files.project)

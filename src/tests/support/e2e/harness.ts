@@ -248,6 +248,9 @@ export function agentEnv(
     CLAUDE_AGENT_ACP_LOG: "debug",
     // One Claude process per session is enough for most tests; the spare has its own tests.
     CLAUDE_AGENT_ACP_PREWARM: "0",
+    // The sandbox's folder is one the user works in: a test's project files load as they
+    // always have. The workspace-trust tests remove this, to run as a fresh clone would.
+    CLAUDE_AGENT_ACP_TRUST_ALL_FOLDERS: "1",
     [MARKER_VARIABLE]: marker,
     ...extra,
   };

@@ -18,19 +18,28 @@ import {
 import { type PlannedSpawn, SESSION, startsFile } from "../../../claude/start-plan.js";
 import { MARKER_VARIABLE, processesWithMarker } from "../../support/e2e/processes.js";
 import { alive, gone } from "../../support/pids.js";
+import { trustFolder } from "../../support/trusted-folder.js";
 
 const FIRST = "11111111-1111-4111-8111-111111111111";
 const RESUMED = "33333333-3333-4333-8333-333333333333";
 
-/** A cache, a project folder, and the environment of an agent that uses them. */
-function machine(): { env: NodeJS.ProcessEnv; project: string } {
+/**
+ * A cache, a project folder (one Claude Code trusts, unless `trusted` is false), and the
+ * environment of an agent that uses them.
+ */
+function machine(trusted = true): { env: NodeJS.ProcessEnv; project: string } {
   const root = mkdtempSync(join(tmpdir(), "acp-launch-start-"));
   const project = join(root, "project");
   mkdirSync(project);
+  const home = join(root, "home");
+  const configDir = join(home, ".claude");
+  if (trusted) trustFolder({ CLAUDE_CONFIG_DIR: configDir }, project);
   return {
     project,
     env: {
       PATH: "/bin",
+      HOME: home,
+      CLAUDE_CONFIG_DIR: configDir,
       XDG_CACHE_HOME: join(root, "cache"),
       CLAUDE_AGENT_ACP_LAUNCH_START: "1",
       // Passed on to the processes started at launch, which are found by it.
@@ -129,6 +138,15 @@ describe("a session for a provider the client set", () => {
 });
 
 describe("the Claude Code started at launch", () => {
+  it("never runs in a folder Claude Code does not trust now (a trust given to an earlier agent alone counts for nothing): its hooks would run unasked", async () => {
+    const { env, project } = machine(false);
+    await earlierRun(env, project, { sessionId: FIRST });
+    expect(startAtLaunch([], env)).toBeUndefined();
+    const everywhere = startAtLaunch([], { ...env, CLAUDE_AGENT_ACP_TRUST_ALL_FOLDERS: "1" });
+    expect(everywhere).toBeDefined();
+    everywhere!.discard();
+  });
+
   it("runs the last new session's spawn in its folder, under a session id given once, to the first new session", async () => {
     const { env, project } = machine();
     await earlierRun(env, project, { sessionId: FIRST });
