@@ -6,12 +6,13 @@ import { mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { methods, RequestError, type ClientContext } from "@agentclientprotocol/sdk";
+import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
+import { answerOn, request, rpcError } from "../support/protocol-requests.js";
 import { connectInProcess, isolatedEnv } from "../support/in-process.js";
 import { rpcError as v2RpcError, v2Session } from "../support/in-process-v2.js";
-import { fakeClaude, result, streamedText, type FakeClaudeQuery } from "../support/fake-claude.js";
+import { fakeClaude } from "../support/fake-claude.js";
 
 const SECRET = "gw-secret-7f3a9c";
 const cleanup: Array<() => void | Promise<void>> = [];
@@ -41,36 +42,6 @@ async function setup(
   });
   cleanup.push(() => harness.close());
   return { ...harness, claude, cwd: mkdtempSync(`${tmpdir()}/acp-providers-`) };
-}
-
-const request = (agent: ClientContext, method: string, params: unknown) =>
-  agent.request<Record<string, unknown>>(method, params as Record<string, unknown>);
-
-async function rpcError(promise: Promise<unknown>): Promise<RequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RequestError);
-  return error as RequestError;
-}
-
-/** A prompt answered by the `index`th Claude Code process started (it may start for it). */
-async function answerOn(
-  agent: ClientContext,
-  claude: { started: FakeClaudeQuery[] },
-  index: number,
-  sessionId: string,
-) {
-  const prompt = agent.request(methods.agent.session.prompt, {
-    sessionId,
-    prompt: [{ type: "text", text: "hi" }],
-  });
-  await expect.poll(() => claude.started.length).toBeGreaterThan(index);
-  const query = claude.started[index]!;
-  await query.waitForSent(1);
-  query.emit(...streamedText("m", "ok"), result());
-  return prompt;
 }
 
 describe("providers/list", () => {

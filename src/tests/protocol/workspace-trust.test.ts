@@ -7,15 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   methods,
-  RequestError,
   type ClientContext,
   type RequestPermissionRequest,
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { IGNORE_PERSISTED_TRUST } from "../../claude/trust-store.js";
 import { trustRecords } from "../support/trusted-folder.js";
+import { answerOn, request, rpcError } from "../support/protocol-requests.js";
 import { connectInProcess, isolatedEnv, type PermissionHandler } from "../support/in-process.js";
-import { fakeClaude, result, streamedText, type FakeClaudeQuery } from "../support/fake-claude.js";
+import { fakeClaude, result, streamedText } from "../support/fake-claude.js";
 
 const cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -41,36 +41,6 @@ async function setup(options: { env?: NodeJS.ProcessEnv; onPermission?: Permissi
   });
   cleanup.push(() => harness.close());
   return { ...harness, claude, env };
-}
-
-const request = (agent: ClientContext, method: string, params: unknown) =>
-  agent.request<Record<string, unknown>>(method, params as Record<string, unknown>);
-
-async function rpcError(promise: Promise<unknown>): Promise<RequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(RequestError);
-  return error as RequestError;
-}
-
-/** A prompt answered by the `index`th Claude Code process started (it may start for it). */
-async function answerOn(
-  agent: ClientContext,
-  claude: { started: FakeClaudeQuery[] },
-  index: number,
-  sessionId: string,
-) {
-  const prompt = agent.request(methods.agent.session.prompt, {
-    sessionId,
-    prompt: [{ type: "text", text: "hi" }],
-  });
-  await expect.poll(() => claude.started.length).toBeGreaterThan(index);
-  const query = claude.started[index]!;
-  await query.waitForSent(1);
-  query.emit(...streamedText("m", "ok"), result());
-  return prompt;
 }
 
 const newSession = (agent: ClientContext, cwd: string) =>
