@@ -7,7 +7,7 @@ export {
   scenarioJsonSchema,
   scriptTurnSchema,
 } from "./scenario.js";
-export { lastUserText, systemText, toolResults } from "./recording.js";
+export { lastToolResults, lastUserText, systemText, toolResults } from "./recording.js";
 export { classifyRequest } from "./side-requests.js";
 export { defaultSideReply } from "./side-reply.js";
 export { rateLimitHeaders } from "./rate-limits.js";

@@ -18,6 +18,10 @@ export class Recorder {
     this.settle();
   }
 
+  forget(): void {
+    this.requests.length = 0;
+  }
+
   main(): RecordedRequest[] {
     return this.requests.filter((r) => r.kind === "main");
   }
@@ -88,6 +92,12 @@ function textOf(content: unknown, skipReminders = false): string {
 }
 
 /** Every tool_result block in the request's messages, in order. */
+/** The tool results of the request's last message: what answers the model's last tool uses. */
+export function lastToolResults(request: RecordedRequest): ToolResult[] {
+  const last = messagesOf(request).at(-1);
+  return last ? toolResults({ ...request, body: { messages: [last] } }) : [];
+}
+
 export function toolResults(request: RecordedRequest): ToolResult[] {
   const out: ToolResult[] = [];
   for (const m of messagesOf(request)) {

@@ -37,6 +37,8 @@ export interface ScriptedApi {
   enqueue(...turns: TurnSpec[]): void;
   /** Replace the scenario and rewind every cursor. */
   setScenario(scenario: Scenario | TurnSpec[]): void;
+  /** Forget the requests recorded so far (a test harness reusing the API for its next test). */
+  forgetRequests(): void;
   /** Stop listening and destroy open sockets (in-flight streams included). */
   close(): Promise<void>;
 }
@@ -325,6 +327,7 @@ export async function startScriptedApi(
       scenario = s;
       cursor.reset(s.turns);
     },
+    forgetRequests: () => recorder.forget(),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -4,10 +4,11 @@
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, type HttpFault } from "../../scripted-api/index.js";
-import { startE2E, stopAllE2E, timed, type E2E } from "../support/e2e/index.js";
+import { type E2E, shareAgents, startE2E, stopAllE2E, timed } from "../support/e2e/index.js";
 import { chunkText, promptError, textOf } from "../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const RECOVERED = { content: [{ type: "text" as const, text: "Back to normal." }] };
 

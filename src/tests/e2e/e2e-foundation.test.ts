@@ -5,18 +5,20 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { lastUserText, toolResults, type TurnSpec } from "../../scripted-api/index.js";
+import { lastToolResults, lastUserText, type TurnSpec } from "../../scripted-api/index.js";
 import {
+  type E2E,
+  type PermissionPolicy,
+  shareAgents,
   sleep,
   startE2E,
   stopAllE2E,
   timed,
-  type E2E,
-  type PermissionPolicy,
   type WireEntry,
 } from "../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const ECHO_ID = "toolu_e2e_echo";
 
@@ -113,7 +115,8 @@ describe("a Bash tool call that needs permission", () => {
       scenario: ECHO_TO_FILE,
       permission: { answer: "select", optionId: "reject" },
     });
-    const { sessionId } = await e2e.newSession();
+    // A session of its own: the scenario repeats the tool use id of the test before.
+    const { sessionId } = await e2e.freshSession();
 
     const response = await e2e.prompt(sessionId, "Write hi into out.txt.");
 
@@ -122,7 +125,7 @@ describe("a Bash tool call that needs permission", () => {
     expect(existsSync(join(e2e.cwd, "out.txt"))).toBe(false);
     const next = e2e.api.mainRequests()[1];
     expect(next).toBeDefined();
-    expect(toolResults(next!)).toContainEqual(
+    expect(lastToolResults(next!)).toContainEqual(
       expect.objectContaining({ tool_use_id: ECHO_ID, is_error: true }),
     );
   });

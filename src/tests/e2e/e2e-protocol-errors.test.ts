@@ -2,9 +2,10 @@
 // broken Claude Code setup. Each test has its own harness (temp HOME, config dir and cwd).
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startE2E, stopAllE2E } from "../support/e2e/index.js";
+import { shareAgents, startE2E, stopAllE2E } from "../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 describe("malformed and invalid requests", () => {
   it("answers a parse error, an unknown method and an unknown session with JSON-RPC errors, and keeps serving", async () => {

@@ -4,8 +4,8 @@
 // browser), and the server's tool is usable in the same session.
 import { methods, type CreateElicitationRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { toolResults } from "../../../scripted-api/index.js";
-import { poll, startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { lastToolResults } from "../../../scripted-api/index.js";
+import { poll, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import {
   mcpNotices,
   mcpProblemNotices,
@@ -18,6 +18,7 @@ import {
 } from "../../support/e2e-mcp/oauth-mcp-server.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 describe("a remote MCP server that requires OAuth", () => {
   it("is reported as needing authentication, at once and in /mcp", async () => {
@@ -108,7 +109,7 @@ describe("a remote MCP server that requires OAuth", () => {
       expect(await e2e.prompt(sessionId, "Who am I?")).toMatchObject({ stopReason: "end_turn" });
       const result = e2e.api
         .mainRequests()
-        .flatMap((r) => toolResults(r))
+        .flatMap((r) => lastToolResults(r))
         .find((r) => r.tool_use_id === "toolu_whoami");
       expect(result?.text).toBe(OAUTH_TOOL_ANSWER);
       expect(remote.mcpMethods).toContain("tools/call");

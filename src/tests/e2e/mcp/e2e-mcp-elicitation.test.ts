@@ -9,12 +9,13 @@ import {
   type CreateElicitationResponse,
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { toolResults } from "../../../scripted-api/index.js";
-import { poll, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { lastToolResults } from "../../../scripted-api/index.js";
+import { type E2E, poll, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { ZED } from "../../support/client-handshakes.js";
 import { askingServer, elicitationAnswers } from "../../support/e2e-mcp/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const useTool = (name: string) => ({
   content: [
@@ -54,7 +55,7 @@ async function sessionAsking(
 function toolResultText(e2e: E2E, tool: string): string | undefined {
   return e2e.api
     .mainRequests()
-    .flatMap((r) => toolResults(r))
+    .flatMap((r) => lastToolResults(r))
     .find((r) => r.tool_use_id === `toolu_${tool}`)?.text;
 }
 

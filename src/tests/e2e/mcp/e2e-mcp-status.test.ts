@@ -6,11 +6,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { askingServer, mcpNotices, mcpProblemNotices } from "../../support/e2e-mcp/index.js";
 import { STDIO_MCP_SERVER } from "../../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const ECHO = { name: "echo", command: process.execPath, args: [STDIO_MCP_SERVER], env: [] };
 

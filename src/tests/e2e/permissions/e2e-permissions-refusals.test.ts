@@ -4,7 +4,7 @@
 // runs, and the model is told why. (e2e-foundation covers a plain reject of a redirect and
 // cancellation timing for each kind of unanswering client; these extend it.)
 import { afterEach, describe, expect, it } from "vitest";
-import { lastUserText, toolResults } from "../../../scripted-api/index.js";
+import { lastToolResults, lastUserText } from "../../../scripted-api/index.js";
 import { UNKNOWN_OPTION, USER_REJECTED } from "../../../permissions/messages.js";
 import {
   localSettings,
@@ -15,15 +15,17 @@ import {
   writeFiles,
 } from "../../support/audit/project.js";
 import {
+  type E2E,
+  type PermissionPolicy,
+  shareAgents,
   sleep,
   startE2E,
   stopAllE2E,
   timed,
-  type E2E,
-  type PermissionPolicy,
 } from "../../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents();
 
 const NPM_TEST = toolTurn("toolu_npm", "Bash", { command: "npm test" });
 
@@ -38,7 +40,7 @@ async function npmTestSession(permission: PermissionPolicy) {
 /** The tool result the model got for the npm test call. */
 function npmTestResult(e2e: E2E) {
   for (const request of e2e.api.mainRequests()) {
-    const found = toolResults(request).find((r) => r.tool_use_id === "toolu_npm");
+    const found = lastToolResults(request).find((r) => r.tool_use_id === "toolu_npm");
     if (found) return found;
   }
   return undefined;

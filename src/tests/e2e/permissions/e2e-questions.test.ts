@@ -7,11 +7,12 @@ import {
   type CreateElicitationResponse,
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { toolResults } from "../../../scripted-api/index.js";
-import { startE2E, stopAllE2E, timed, type E2E } from "../../support/e2e/index.js";
+import { lastToolResults } from "../../../scripted-api/index.js";
+import { type E2E, shareAgents, startE2E, stopAllE2E, timed } from "../../support/e2e/index.js";
 import { statusesOf, toolCallState, toolNames } from "../../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const QUESTION = {
   questions: [
@@ -60,7 +61,7 @@ async function askWithClientAnswering(answer: CreateElicitationResponse): Promis
 function questionResult(e2e: E2E) {
   return e2e.api
     .mainRequests()
-    .flatMap((r) => toolResults(r))
+    .flatMap((r) => lastToolResults(r))
     .find((r) => r.tool_use_id === "toolu_ask");
 }
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const asRoot = process.getuid?.() === 0;
 

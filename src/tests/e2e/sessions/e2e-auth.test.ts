@@ -6,7 +6,7 @@ import { methods, RequestError, type AuthMethod } from "@agentclientprotocol/sdk
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { LOGIN_ARGUMENT } from "../../../acp/auth.js";
-import { AGENT_ENTRY, startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { AGENT_ENTRY, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import {
   REGISTRY_VALIDATOR,
   REGISTRY_VALIDATOR_ENV,
@@ -14,6 +14,7 @@ import {
 } from "../../support/client-handshakes.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 /** A stand-in for the claude binary: logs its arguments; `auth status` answers as told. */
 function standIn(loggedIn: boolean): { executable: string; calls: () => string } {

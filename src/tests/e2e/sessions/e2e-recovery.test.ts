@@ -6,7 +6,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, type TurnSpec } from "../../../scripted-api/index.js";
 import { methods } from "@agentclientprotocol/sdk";
-import { poll, startE2E, stopAllE2E, timed, type E2E } from "../../support/e2e/index.js";
+import {
+  type E2E,
+  poll,
+  shareAgents,
+  startE2E,
+  stopAllE2E,
+  timed,
+} from "../../support/e2e/index.js";
 import {
   answered,
   claudeProcessOf,
@@ -20,6 +27,7 @@ import {
 } from "../../support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 /** The prompt has this long after the kill to fail (the brief's bound). */
 const FAILS_WITHIN_MS = 2_000;

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolResults, type RecordedRequest, type TurnSpec } from "../../../scripted-api/index.js";
-import { poll, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, poll, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import {
   childCwds,
   childOf,
@@ -17,6 +17,7 @@ import {
 } from "../../support/e2e-subagents.js";
 
 afterEach(stopAllE2E);
+shareAgents();
 beforeEach(quietUnstableUpdates);
 
 /** The states the parent reported for its child, in order. */

@@ -5,10 +5,11 @@
 import { methods, type SessionInfoUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, expect, it } from "vitest";
 import type { RecordedRequest, Turn } from "../../../scripted-api/index.js";
-import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { isTitleRequest, reopenAgent } from "../../support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const titled = (request: RecordedRequest): Turn | undefined =>
   isTitleRequest(request)

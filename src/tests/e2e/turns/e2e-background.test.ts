@@ -9,12 +9,13 @@ import {
   type RecordedRequest,
   type ScriptTurn,
 } from "../../../scripted-api/index.js";
-import { poll, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, poll, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { reopenAgent } from "../../support/e2e-sessions/index.js";
 import { ZED } from "../../support/client-handshakes.js";
 import { chunkText, statusesOf, toolCallEvents } from "../../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
+shareAgents();
 
 /** The last user message as sent, system reminders and task notifications included. */
 function lastUserMessage(request: RecordedRequest): string {

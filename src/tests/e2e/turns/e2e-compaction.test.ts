@@ -2,9 +2,10 @@
 // shown to the client, and the context size falls to what is left.
 import { afterEach, expect, it } from "vitest";
 import { ZED } from "../../support/client-handshakes.js";
-import { startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 /** A first turn (the context window becomes known), then `/compact`: the `used` before and after. */
 async function compact(e2e: E2E, sessionId: string): Promise<{ before: number; after: number }> {

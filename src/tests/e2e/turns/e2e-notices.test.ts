@@ -3,9 +3,10 @@
 // `session.notices`, and otherwise an agent message of its own marked as a notice.
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
-import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 /** Current Zed's handshake (client-signals.md), plus the notices signal. */
 const ZED_WITH_NOTICES: ClientCapabilities = {

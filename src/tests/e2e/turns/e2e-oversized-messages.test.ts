@@ -4,10 +4,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { lastUserText, toolResults, type TurnSpec } from "../../../scripted-api/index.js";
-import { startE2E, stopAllE2E, timed } from "../../support/e2e/index.js";
+import { lastToolResults, lastUserText, type TurnSpec } from "../../../scripted-api/index.js";
+import { shareAgents, startE2E, stopAllE2E, timed } from "../../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const echo: TurnSpec = (request) => ({
   content: [{ type: "text", text: `reply to: ${lastUserText(request)}` }],
@@ -96,7 +97,7 @@ describe("a message over the size limit", () => {
     );
     expect(reused).toEqual([]);
     expect(existsSync(join(e2e.cwd, "ran.txt"))).toBe(false);
-    const results = e2e.api.mainRequests().flatMap((request) => toolResults(request));
+    const results = e2e.api.mainRequests().flatMap((request) => lastToolResults(request));
     expect(results).toEqual([
       expect.objectContaining({ is_error: true, text: "Tool use aborted" }),
     ]);

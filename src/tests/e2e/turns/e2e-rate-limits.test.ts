@@ -9,9 +9,10 @@
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 /** Signed in with a subscription: Claude Code reports limits only then. */
 const SUBSCRIBER = { CLAUDE_CODE_OAUTH_TOKEN: "test-oauth-token", ANTHROPIC_API_KEY: undefined };

@@ -10,11 +10,16 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../../../acp/steering.js";
 import { MAX_PENDING_STEERS } from "../../../session/turns/steering.js";
-import { lastUserText, toolResults, type RecordedRequest } from "../../../scripted-api/index.js";
+import {
+  lastToolResults,
+  lastUserText,
+  type RecordedRequest,
+} from "../../../scripted-api/index.js";
 import { echo, STEER, waitingTurn } from "../../support/e2e-turns/steering.js";
-import { startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 function steer(
   e2e: E2E,
@@ -90,7 +95,7 @@ describe("_session/steering on the real Claude Code", { timeout: 90_000 }, () =>
     expect(main).toHaveLength(2);
     expect(mentionsSteer(main[0]!)).toBe(false);
     // The second request of the same turn carries both the tool's result and the steer.
-    expect(toolResults(main[1]!)).toEqual([expect.objectContaining({ text: "slept" })]);
+    expect(lastToolResults(main[1]!)).toEqual([expect.objectContaining({ text: "slept" })]);
     expect(lastUserText(main[1]!)).toContain(STEER);
     const reply = chunkIndex(e2e, `I read: `);
     expect(reply).toBeGreaterThan(-1);
@@ -157,7 +162,7 @@ describe("_session/steering on the real Claude Code", { timeout: 90_000 }, () =>
     expect(existsSync(join(e2e.cwd, "out.txt"))).toBe(true);
     const main = e2e.api.mainRequests();
     expect(main).toHaveLength(2);
-    expect(toolResults(main[1]!)).toEqual([expect.objectContaining({ is_error: false })]);
+    expect(lastToolResults(main[1]!)).toEqual([expect.objectContaining({ is_error: false })]);
     expect(lastUserText(main[1]!)).toContain(STEER);
     expect(e2e.permissions.records).toHaveLength(1);
   });

@@ -4,12 +4,17 @@
 // as it grows. The built agent, the real Claude Code binary, the scripted Anthropic API.
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { lastUserText, toolResults, type RecordedRequest } from "../../../scripted-api/index.js";
+import {
+  lastToolResults,
+  lastUserText,
+  type RecordedRequest,
+} from "../../../scripted-api/index.js";
 import { REGISTRY_VALIDATOR, ZED } from "../../support/client-handshakes.js";
-import { poll, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, poll, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { contentTexts, toolCallEvents, toolCallState } from "../../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const ALLOW = { answer: "select", optionId: "allow-once" } as const;
 
@@ -138,7 +143,7 @@ describe("Bash as a terminal (_meta.terminal_output)", () => {
     const route = (request: RecordedRequest) => {
       if (
         !lastUserText(request).includes("Run it in the background.") ||
-        toolResults(request).length
+        lastToolResults(request).length
       ) {
         return { content: [{ type: "text" as const, text: "Noted." }] };
       }

@@ -5,9 +5,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { toolResults } from "../../../scripted-api/index.js";
+import { lastToolResults, toolResults } from "../../../scripted-api/index.js";
 import { controlStrings, HOSTILE_TEXT } from "../../support/control-characters.js";
-import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import {
   chunkText,
   contentTexts,
@@ -20,6 +20,7 @@ import {
 } from "../../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 const ALLOW = { answer: "select", optionId: "allow-once" } as const;
 
@@ -82,7 +83,7 @@ describe("Read", () => {
       },
     ]);
     // The model got the same image.
-    expect(toolResults(e2e.api.mainRequests()[1]!)[0]?.content).toEqual([
+    expect(lastToolResults(e2e.api.mainRequests()[1]!)[0]?.content).toEqual([
       expect.objectContaining({
         type: "image",
         source: { type: "base64", data: PIXEL_PNG_BASE64, media_type: "image/png" },
@@ -254,7 +255,9 @@ describe("escape sequences and control characters", () => {
     await writeFile(file, `one ${OSC_TITLE}\ntwo\n`);
     e2e.api.setScenario([
       {
-        content: [{ type: "tool_use", id: "toolu_read", name: "Read", input: { file_path: file } }],
+        content: [
+          { type: "tool_use", id: "toolu_read_escapes", name: "Read", input: { file_path: file } },
+        ],
       },
       {
         content: [
@@ -292,7 +295,7 @@ describe("escape sequences and control characters", () => {
     expect(controlStrings(fromAgent.map((e) => e.message))).toEqual([]);
     // What ran is what Claude wrote: the edit wrote the escape sequence into the file.
     expect(await readFile(file, "utf8")).toBe(`one ${OSC_TITLE}\n2${CSI}\n`);
-    expect(toolCallState(e2e, sessionId, "toolu_read")).toMatchObject({
+    expect(toolCallState(e2e, sessionId, "toolu_read_escapes")).toMatchObject({
       status: "completed",
       locations: [],
       rawInput: { file_path: join(e2e.cwd, "notes.txt") },
@@ -346,7 +349,7 @@ describe("plans", () => {
     ]);
     expect(toolCallEvents(e2e, sessionId, "toolu_todo")).toEqual([]);
     // Claude Code really ran it.
-    expect(toolResults(e2e.api.mainRequests()[1]!)[0]).toMatchObject({
+    expect(lastToolResults(e2e.api.mainRequests()[1]!)[0]).toMatchObject({
       tool_use_id: "toolu_todo",
       is_error: false,
     });
@@ -388,7 +391,8 @@ describe("plans", () => {
         },
       ],
     });
-    const { sessionId } = await e2e.newSession();
+    // A session of its own: the task list is the session's.
+    const { sessionId } = await e2e.freshSession();
 
     await e2e.prompt(sessionId, "Track the work.");
 
@@ -435,7 +439,7 @@ describe("a tool Claude Code does not have", () => {
     ]);
     expect(glob.rawOutput).toEqual(expect.stringContaining("No such tool available: Glob"));
     expect(e2e.permissions.records).toEqual([]);
-    expect(toolResults(e2e.api.mainRequests()[1]!)[0]).toMatchObject({
+    expect(lastToolResults(e2e.api.mainRequests()[1]!)[0]).toMatchObject({
       tool_use_id: "toolu_glob",
       is_error: true,
     });
@@ -492,7 +496,7 @@ describe("a client's stdio MCP server", () => {
     expect(await readFile(calls, "utf8")).toBe(
       `${JSON.stringify({ name: "echo", arguments: { text: "ping" } })}\n`,
     );
-    expect(toolResults(e2e.api.mainRequests()[1]!)[0]).toMatchObject({
+    expect(lastToolResults(e2e.api.mainRequests()[1]!)[0]).toMatchObject({
       tool_use_id: "toolu_mcp",
       text: "echo: ping",
       is_error: false,

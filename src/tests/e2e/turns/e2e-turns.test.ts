@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, toolResults } from "../../../scripted-api/index.js";
-import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import {
   chunkText,
   contentTexts,
@@ -21,6 +21,7 @@ import {
 } from "../../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
+shareAgents({ sessions: true });
 
 describe("what a turn streams", () => {
   it("streams thinking as agent_thought_chunk and text as agent_message_chunk, each chunk carrying its API message's id", async () => {

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import {
   client,
   methods,
@@ -32,6 +34,16 @@ import {
 } from "./processes.js";
 import { requireBuiltAgent } from "./paths.js";
 import { createSandbox, type Sandbox } from "./sandbox.js";
+import {
+  addShared,
+  returnShared,
+  sessionsOpened,
+  sessionStillFresh,
+  sharesSessions,
+  sharingKey,
+  takeShared,
+  type Shareable,
+} from "./shared-agents.js";
 import { tapFromAgent, tapToAgent, Transcript, type WireMessage } from "./transcript.js";
 import { UpdateLog } from "./updates.js";
 import { startClock } from "./wait.js";
@@ -67,13 +79,13 @@ const live = new Set<E2E>();
  * the built agent spawned over stdio (with real Claude Code behind it), and an ACP SDK
  * client connected to it whose whole wire traffic is recorded.
  */
-export class E2E {
+export class E2E implements Shareable {
   /** The scripted Anthropic API: its `requests` show what Claude Code sent the model. */
   readonly api: ScriptedApi;
   readonly home: string;
   readonly configDir: string;
-  /** The default session cwd. */
-  readonly cwd: string;
+  /** The default session cwd (a new one for each test on a shared agent). */
+  cwd: string;
   /** Carried in the env of every process of this run (see `processes()`). */
   readonly marker: string;
   readonly agent: AgentProcess;
@@ -87,6 +99,13 @@ export class E2E {
   private readonly toAgent: ReturnType<typeof tapToAgent>;
   private readonly rawIds = new Set<string>();
   private stopping: Promise<StopReport> | undefined;
+  /** Set while the agent is shared between the tests of a file (see shared-agents.ts). */
+  private sharedAs: string | undefined;
+  private tests = 1;
+  private logFrom = 0;
+  /** The session the tests of a file share (see `shareAgents({ sessions: true })`). */
+  private sharedSession: NewSessionResponse | undefined;
+  private readonly sharedToolIds = new Set<string>();
 
   constructor(parts: {
     api: ScriptedApi;
@@ -138,7 +157,20 @@ export class E2E {
   }
 
   /** `session/new` in the sandbox cwd unless `request.cwd` says otherwise. */
-  newSession(request: Partial<NewSessionRequest> = {}): Promise<NewSessionResponse> {
+  async newSession(request: Partial<NewSessionRequest> = {}): Promise<NewSessionResponse> {
+    const shareable = this.sharedAs !== undefined && sharesSessions();
+    if (shareable && Object.keys(request).length === 0) {
+      if (this.sharedSession === undefined) {
+        this.sharedSession = await this.freshSession();
+        this.sharedToolIds.clear();
+      }
+      return structuredClone(this.sharedSession);
+    }
+    return this.freshSession(request);
+  }
+
+  /** Always a new session, also in a file whose tests share one. */
+  freshSession(request: Partial<NewSessionRequest> = {}): Promise<NewSessionResponse> {
     return this.client.request(methods.agent.session.new, {
       cwd: this.cwd,
       mcpServers: [],
@@ -194,13 +226,106 @@ export class E2E {
     return survivingProcesses(this.marker, timeoutMs);
   }
 
-  /** The agent's stderr (debug log, with Claude Code's stderr). */
+  /** The agent's stderr (debug log, with Claude Code's stderr), since this test began. */
   log(): string {
-    return this.agent.log();
+    return this.agent.log().slice(this.logFrom);
+  }
+
+  /** Shared from now on under `key`: `stop()` ends the test's sessions, not the agent. */
+  share(key: string): void {
+    this.sharedAs = key;
+    addShared(this);
+    this.unshareIfTheTestFails();
+  }
+
+  /** A test that failed may have left the agent in any state: the next test gets a new one. */
+  private unshareIfTheTestFails(): void {
+    try {
+      onTestFailed(() => (this.sharedAs = undefined));
+    } catch {
+      // outside a test: nothing to watch
+    }
+  }
+
+  reusable(): boolean {
+    return (
+      this.sharedAs !== undefined &&
+      this.stopping === undefined &&
+      this.agent.child.exitCode === null
+    );
+  }
+
+  /** The next test on a shared agent: a new cwd, and every record and policy starts over. */
+  async nextTest(options: E2EOptions): Promise<void> {
+    this.tests += 1;
+    if (sharesSessions()) {
+      // The shared session keeps its cwd; emptied, so no test sees a file an earlier one made.
+      const left = await readdir(this.cwd);
+      await Promise.all(left.map((name) => rm(join(this.cwd, name), { recursive: true })));
+    } else {
+      this.cwd = join(this.sandbox.root, `cwd-${this.tests}`);
+      await mkdir(this.cwd);
+    }
+    this.api.setScenario(options.scenario ?? []);
+    this.api.forgetRequests();
+    this.permissions.reset(options.permission);
+    this.transcript.forget();
+    this.updates.forget();
+    this.logFrom = this.agent.log().length;
+    live.add(this);
+    printReportIfTheTestFails(this);
+    this.unshareIfTheTestFails();
+  }
+
+  /** Ends the test's sessions (and so their Claude Code) and hands the agent to the next test. */
+  private async release(key: string): Promise<StopReport> {
+    live.delete(this);
+    const close = (sessionId: string) =>
+      this.rawRequest("session/close", { sessionId }, 5_000).catch(() => undefined);
+    const kept = this.sharedSession?.sessionId;
+    const reused = kept === undefined ? [] : this.toolIdsUsedBefore(kept);
+    if (kept !== undefined && !this.sharedSessionStillFresh(kept)) this.sharedSession = undefined;
+    const ending = sessionsOpened(this.transcript.entries).filter(
+      (id) => id !== this.sharedSession?.sessionId,
+    );
+    if (kept !== undefined && this.sharedSession === undefined) ending.push(kept);
+    await Promise.all([...new Set(ending)].map(close));
+    returnShared(key, this);
+    if (reused.length > 0) {
+      // Claude Code drops a repeated id from the conversation: the test would not see its turn.
+      throw new Error(
+        `tool use id ${reused.join(", ")} was used by an earlier test of the shared session: ` +
+          `give the test a unique id or its own session (e2e.freshSession())`,
+      );
+    }
+    return { survivors: [] };
+  }
+
+  /** The ids of this test's tool calls on the shared session that an earlier test used. */
+  private toolIdsUsedBefore(sessionId: string): string[] {
+    const ids = this.updates.of(sessionId, "tool_call").map((u) => u.toolCallId);
+    const reused = ids.filter((id) => this.sharedToolIds.has(id));
+    for (const id of ids) this.sharedToolIds.add(id);
+    return reused;
+  }
+
+  private sharedSessionStillFresh(sessionId: string): boolean {
+    const answers = this.permissions.records.map((r) =>
+      r.answer?.outcome.outcome === "selected" ? r.answer.outcome.optionId : undefined,
+    );
+    const modeChanged = this.updates.of(sessionId, "current_mode_update").length > 0;
+    return sessionStillFresh(this.transcript.entries, sessionId, answers, modeChanged);
+  }
+
+  /** Stops the agent for good, shared or not. */
+  shutdown(): Promise<StopReport> {
+    this.sharedAs = undefined;
+    return this.stop();
   }
 
   /** Kills every process of the run, closes the API, removes the temp dirs. Idempotent. */
   stop(): Promise<StopReport> {
+    if (this.sharedAs !== undefined && this.reusable()) return this.release(this.sharedAs);
     this.stopping ??= this.teardown();
     return this.stopping;
   }
@@ -262,6 +387,12 @@ export function agentEnv(
 /** Starts a run and (by default) initializes it. Stop it with `stop()` or `stopAllE2E()`. */
 export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
   requireBuiltAgent();
+  const key = sharingKey(options);
+  const shared = key === undefined ? undefined : takeShared<E2E>(key);
+  if (shared) {
+    await shared.nextTest(options);
+    return shared;
+  }
   const sandbox = await createSandbox();
   const api = await startScriptedApi(options.scenario ?? [], {
     cursor: options.cursor ?? "server",
@@ -291,6 +422,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
       throw new Error(`initialize failed: ${String(error)}\n${e2e.report()}`, { cause: error });
     }
   }
+  if (key !== undefined) e2e.share(key);
   return e2e;
 }
 

@@ -1,5 +1,6 @@
 // The end-to-end harness: see README.md next to this file.
 export { startE2E, stopAllE2E } from "./harness.js";
+export { shareAgents } from "./shared-agents.js";
 export type { E2E, E2EOptions, StopReport } from "./harness.js";
 export type { PermissionPolicy, PermissionRecord } from "./permissions.js";
 export type { Direction, WireEntry, WireMessage } from "./transcript.js";

@@ -40,7 +40,7 @@ export class Permissions {
   readonly records: PermissionRecord[] = [];
   private readonly changes = new Changes();
   /** Unblocks the handlers that never answer, so stopping leaves no dangling work. */
-  private readonly released = new AbortController();
+  private released = new AbortController();
 
   constructor(
     private readonly clock: Clock,
@@ -83,6 +83,14 @@ export class Permissions {
   stop(): void {
     this.released.abort();
     this.changes.stop();
+  }
+
+  /** A shared agent's next test: earlier answers released and forgotten, a new policy. */
+  reset(policy: PermissionPolicy = { answer: "cancelled" }): void {
+    this.released.abort();
+    this.released = new AbortController();
+    this.records.length = 0;
+    this.policy = policy;
   }
 
   private async decide(

@@ -62,6 +62,11 @@ export class Transcript {
 
   constructor(private readonly clock: Clock) {}
 
+  /** A shared agent's next test starts with an empty transcript. */
+  forget(): void {
+    this.entries.length = 0;
+  }
+
   record(direction: Direction, raw: string): WireEntry {
     const entry: WireEntry = {
       seq: this.entries.length,

@@ -18,6 +18,11 @@ export class UpdateLog {
 
   constructor(private readonly clock: Clock) {}
 
+  /** A shared agent's next test starts with no updates. */
+  forget(): void {
+    this.received.length = 0;
+  }
+
   add(notification: SessionNotification): void {
     this.received.push({ ...notification, atMs: this.clock() });
     this.changes.notify();
