@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { toolResults, type TurnSpec } from "../../../scripted-api/index.js";
-import { startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import {
   bodyOf,
   contentTexts,
@@ -22,6 +22,7 @@ import {
 } from "../../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
+shareAgents();
 
 const PLAN = "# Plan\n\n1. Create impl.txt with the result.\n";
 

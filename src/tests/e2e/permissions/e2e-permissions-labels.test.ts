@@ -8,13 +8,14 @@ import { join } from "node:path";
 import type { RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { savedAllowRules, textTurn, toolTurn, writeFiles } from "../../support/audit/project.js";
-import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await stopAllE2E();
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
+shareAgents({ sessions: true });
 
 const DURABLE = { answer: "select", optionId: "allow-with-updates" } as const;
 

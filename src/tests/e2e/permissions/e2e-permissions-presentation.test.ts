@@ -15,13 +15,14 @@ import {
   toolTurn,
   writeFiles,
 } from "../../support/audit/project.js";
-import { startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await stopAllE2E();
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
+shareAgents({ sessions: true });
 
 /** The permission request's `_meta.permission`, as sent. */
 function permissionMeta(request: RequestPermissionRequest): unknown {

@@ -13,9 +13,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { STEERING_METHOD, type SteeringResponse } from "../../../acp/steering.js";
 import { startsMention } from "../../../session/turns/mentions.js";
 import { echo, waitingTurn } from "../../support/e2e-turns/steering.js";
-import { startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents();
 
 /** Every BMP character that is punctuation, a symbol, a separator or a control character. */
 function candidates(): string[] {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -106,6 +107,7 @@ export class E2E implements Shareable {
   /** The session the tests of a file share (see `shareAgents({ sessions: true })`). */
   private sharedSession: NewSessionResponse | undefined;
   private readonly sharedToolIds = new Set<string>();
+  private userSettingsAtStart = "";
 
   constructor(parts: {
     api: ScriptedApi;
@@ -234,6 +236,7 @@ export class E2E implements Shareable {
   /** Shared from now on under `key`: `stop()` ends the test's sessions, not the agent. */
   share(key: string): void {
     this.sharedAs = key;
+    this.userSettingsAtStart = this.userSettings();
     addShared(this);
     this.unshareIfTheTestFails();
   }
@@ -272,13 +275,27 @@ export class E2E implements Shareable {
     this.transcript.forget();
     this.updates.forget();
     this.logFrom = this.agent.log().length;
+    this.userSettingsAtStart = this.userSettings();
     live.add(this);
     printReportIfTheTestFails(this);
     this.unshareIfTheTestFails();
   }
 
+  /** The user's settings as this test found them: a test that changed them ends the agent. */
+  private userSettings(): string {
+    try {
+      return readFileSync(join(this.configDir, "settings.json"), "utf8");
+    } catch {
+      return "";
+    }
+  }
+
   /** Ends the test's sessions (and so their Claude Code) and hands the agent to the next test. */
   private async release(key: string): Promise<StopReport> {
+    if (this.userSettings() !== this.userSettingsAtStart) {
+      this.sharedAs = undefined;
+      return this.stop();
+    }
     live.delete(this);
     const close = (sessionId: string) =>
       this.rawRequest("session/close", { sessionId }, 5_000).catch(() => undefined);
@@ -310,9 +327,12 @@ export class E2E implements Shareable {
   }
 
   private sharedSessionStillFresh(sessionId: string): boolean {
-    const answers = this.permissions.records.map((r) =>
-      r.answer?.outcome.outcome === "selected" ? r.answer.outcome.optionId : undefined,
-    );
+    // The kinds of the options chosen: only a one-time answer leaves the session as it was.
+    const answers = this.permissions.records.map((r) => {
+      const outcome = r.answer?.outcome;
+      if (outcome?.outcome !== "selected") return undefined;
+      return r.request.options.find((o) => o.optionId === outcome.optionId)?.kind ?? "unknown";
+    });
     const modeChanged = this.updates.of(sessionId, "current_mode_update").length > 0;
     return sessionStillFresh(this.transcript.entries, sessionId, answers, modeChanged);
   }

@@ -92,8 +92,8 @@ export function sharesSessions(): boolean {
 
 /**
  * Whether the shared session is as a new one would be for the next test's purposes: the test
- * only prompted it (and perhaps cancelled), every prompt was answered, no answer kept a rule,
- * and the mode never changed.
+ * only prompted it (and perhaps cancelled), every prompt was answered, every permission answer
+ * chose a one-time option (by its kind) or none, and the mode never changed.
  */
 export function sessionStillFresh(
   entries: readonly WireEntry[],
@@ -101,7 +101,9 @@ export function sessionStillFresh(
   answers: readonly (string | undefined)[],
   modeChanged: boolean,
 ): boolean {
-  if (modeChanged || answers.some((id) => id !== undefined && /always/.test(id))) return false;
+  const oneTime = (kind: string | undefined) =>
+    kind === undefined || kind === "allow_once" || kind === "reject_once";
+  if (modeChanged || !answers.every(oneTime)) return false;
   const pending = new Set<unknown>();
   for (const { direction, message } of entries) {
     if (direction === "to-agent") {
