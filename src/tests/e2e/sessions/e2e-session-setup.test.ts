@@ -8,9 +8,10 @@ import { join } from "node:path";
 import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { systemText, type RecordedRequest } from "../../../scripted-api/index.js";
-import { startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { type E2E, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 
 afterEach(stopAllE2E);
+shareAgents();
 
 /** A phrase of Claude Code's own system prompt, which an override replaces. */
 const CLAUDE_CODE_PROMPT = "You are Claude Code";
@@ -76,7 +77,8 @@ describe("the system prompt RFD", () => {
   });
 
   it("an unknown mode, a block that is not text or no block is -32602, and no session opens", async () => {
-    const e2e = await startE2E({ scenario: hello });
+    // An agent of its own (not shared): it must have no session and no Claude Code at the end.
+    const e2e = await startE2E({ scenario: hello, initialize: false });
     await e2e.initialize();
     const bad = [
       { mode: "prepend", content: [{ type: "text", text: "x" }] },
