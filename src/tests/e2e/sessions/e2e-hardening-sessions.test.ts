@@ -6,7 +6,14 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { poll, sleep, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import {
+  type E2E,
+  poll,
+  shareAgents,
+  sleep,
+  startE2E,
+  stopAllE2E,
+} from "../../support/e2e/index.js";
 import {
   claudeProcesses,
   claudeProcessOf,
@@ -16,6 +23,7 @@ import {
 } from "../../support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
+shareAgents();
 
 /** A saved session of `cwd` (one prompt answered), closed again; its Claude Code process gone. */
 async function savedSession(e2e: E2E, cwd = e2e.cwd): Promise<string> {
@@ -165,7 +173,8 @@ describe("sessions stay in the directory they were recorded in", () => {
   });
 
   it("load and resume under another cwd are refused unless the client asks for it; fork to it is allowed and lists there", async () => {
-    const e2e = await startE2E();
+    // An agent of its own: what it lists under a folder must be this test's sessions alone.
+    const e2e = await startE2E({ ownAgent: true });
     const { dashed, nested } = await twoDirectoriesOneProject(e2e);
     const sessionId = await savedSession(e2e, dashed);
     const elsewhere = { sessionId, cwd: nested, mcpServers: [] };

@@ -78,8 +78,7 @@ describe("the system prompt RFD", () => {
 
   it("an unknown mode, a block that is not text or no block is -32602, and no session opens", async () => {
     // An agent of its own (not shared): it must have no session and no Claude Code at the end.
-    const e2e = await startE2E({ scenario: hello, initialize: false });
-    await e2e.initialize();
+    const e2e = await startE2E({ scenario: hello, ownAgent: true });
     const bad = [
       { mode: "prepend", content: [{ type: "text", text: "x" }] },
       { mode: "append", content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] },

@@ -4,7 +4,7 @@
 // editor reopening a conversation after a restart.
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   methods,
@@ -22,7 +22,7 @@ import {
   type TurnSpec,
 } from "../../../scripted-api/index.js";
 import { continuationId } from "../../../session/lifecycle/continuations.js";
-import { poll, startE2E, stopAllE2E, timed } from "../../support/e2e/index.js";
+import { poll, shareAgents, startE2E, stopAllE2E, timed } from "../../support/e2e/index.js";
 import { planThenImplement, setMode } from "../../support/e2e-turns/index.js";
 import {
   answered,
@@ -42,6 +42,7 @@ import {
 } from "../../support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
+shareAgents();
 
 const BASH_ID = "toolu_e2e_bash";
 const TODO_ID = "toolu_e2e_todo";
@@ -696,9 +697,9 @@ async function readingOutsideTheCwd() {
     scenario: Array.from({ length: 6 }, () => readSecret),
     permission: { answer: "select", optionId: "reject" },
   });
-  extra.dir = join(dirname(e2e.cwd), "extra");
+  // Beside the cwd, one per test (the tests of this file share an agent and its sandbox).
+  extra.dir = await mkdtemp(join(dirname(e2e.cwd), "extra-"));
   extra.secret = join(extra.dir, "secret.txt");
-  await mkdir(extra.dir);
   await writeFile(extra.secret, "s3cret\n");
   /** The last Read result the model was sent. */
   const lastRead = () => toolResults(e2e.api.lastMainRequest()!).at(-1);
@@ -813,7 +814,8 @@ describe("session titles", () => {
 
 describe("bad input", () => {
   it("unknown session ids get -32002 from load, resume, fork, prompt, set_mode, set_config_option and close, and start no Claude Code", async () => {
-    const e2e = await startE2E();
+    // An agent of its own: it must list no session and run no Claude Code at the end.
+    const e2e = await startE2E({ ownAgent: true });
     const unknown = randomUUID();
     const at = { sessionId: unknown, cwd: e2e.cwd, mcpServers: [] };
     const requests: Array<[string, unknown]> = [
@@ -837,7 +839,8 @@ describe("bad input", () => {
   });
 
   it("a relative or missing cwd gets -32602 from load, resume and fork, another project's cwd gets -32002, and nothing half-created is left", async () => {
-    const e2e = await startE2E();
+    // An agent of its own: what it lists and runs at the end must be this test's alone.
+    const e2e = await startE2E({ ownAgent: true });
     const { sessionId } = await e2e.newSession();
     await e2e.prompt(sessionId, "Saved.");
     const claude = await claudeProcessOf(e2e, sessionId);

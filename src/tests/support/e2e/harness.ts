@@ -62,6 +62,8 @@ export interface E2EOptions {
   permission?: PermissionPolicy;
   /** Send `initialize` before returning (default true). */
   initialize?: boolean;
+  /** In a file that shares agents (`shareAgents()`), start one for this test alone. */
+  ownAgent?: boolean;
   /** Adds handlers to the test client (fs, terminal, elicitation...). */
   extendClient?: (app: ClientApp) => ClientApp;
 }

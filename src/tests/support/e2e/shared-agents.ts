@@ -44,7 +44,9 @@ export function shareAgents(options: { sessions?: boolean } = {}): void {
 
 /** The key under which a run may be shared, or undefined when it must have its own agent. */
 export function sharingKey(options: E2EOptions): string | undefined {
-  if (!sharing || options.extendClient || options.initialize === false) return undefined;
+  if (!sharing || options.ownAgent || options.extendClient || options.initialize === false) {
+    return undefined;
+  }
   // An env entry set to undefined removes a default: it must key apart from no entry at all.
   const keep = (_key: string, value: unknown) => (value === undefined ? null : value);
   return JSON.stringify(
