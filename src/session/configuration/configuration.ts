@@ -64,6 +64,8 @@ export class SessionConfiguration {
   private ownModel = DEFAULT_MODEL;
   /** What the client set itself: Claude Code's report at start-up does not undo it. */
   private readonly chosen = new Set<"mode" | "model">();
+  /** Counts the client's model picks: a report read before the latest one is stale. */
+  private modelPicks = 0;
 
   constructor(
     private readonly init: ConfigurationInit,
@@ -258,8 +260,11 @@ export class SessionConfiguration {
 
   /** After a turn: asks Claude Code which model it runs, and follows it (`modelReported`). */
   async followModel(claude: { currentModel(): Promise<string> }): Promise<void> {
+    const picks = this.modelPicks;
     try {
       const model = await withTimeout(claude.currentModel(), MODEL_CHECK_TIMEOUT_MS, "model check");
+      // The client picked a model while the answer was on its way: the pick is newer.
+      if (this.modelPicks !== picks) return;
       await this.modelReported(model);
     } catch (error) {
       log.debug("could not follow Claude Code's model", error);
@@ -303,6 +308,7 @@ export class SessionConfiguration {
   /** A model the client picked: what the new model does not support goes back to its default. */
   private async setModel(value: string, claude: ClaudeControls | undefined): Promise<void> {
     const { model, listed } = chosenModel(value, this.state, this.context());
+    this.modelPicks += 1;
     await claude?.setModel(model === DEFAULT_MODEL ? undefined : model);
     this.state.model = model;
     this.chosen.add("model");
