@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import {
   client,
@@ -37,12 +36,16 @@ import { requireBuiltAgent } from "./paths.js";
 import { createSandbox, type Sandbox } from "./sandbox.js";
 import {
   addShared,
+  chosenKinds,
+  emptyDirectory,
   returnShared,
   sessionsOpened,
   sessionStillFresh,
   sharesSessions,
   sharingKey,
   takeShared,
+  ToolIdLedger,
+  userSettings,
   type Shareable,
 } from "./shared-agents.js";
 import { tapFromAgent, tapToAgent, Transcript, type WireMessage } from "./transcript.js";
@@ -108,7 +111,7 @@ export class E2E implements Shareable {
   private logFrom = 0;
   /** The session the tests of a file share (see `shareAgents({ sessions: true })`). */
   private sharedSession: NewSessionResponse | undefined;
-  private readonly sharedToolIds = new Set<string>();
+  private toolIds = new ToolIdLedger();
   private userSettingsAtStart = "";
 
   constructor(parts: {
@@ -166,7 +169,7 @@ export class E2E implements Shareable {
     if (shareable && Object.keys(request).length === 0) {
       if (this.sharedSession === undefined) {
         this.sharedSession = await this.freshSession();
-        this.sharedToolIds.clear();
+        this.toolIds = new ToolIdLedger();
       }
       return structuredClone(this.sharedSession);
     }
@@ -238,7 +241,7 @@ export class E2E implements Shareable {
   /** Shared from now on under `key`: `stop()` ends the test's sessions, not the agent. */
   share(key: string): void {
     this.sharedAs = key;
-    this.userSettingsAtStart = this.userSettings();
+    this.userSettingsAtStart = userSettings(this.configDir);
     addShared(this);
     this.unshareIfTheTestFails();
   }
@@ -265,8 +268,7 @@ export class E2E implements Shareable {
     this.tests += 1;
     if (sharesSessions()) {
       // The shared session keeps its cwd; emptied, so no test sees a file an earlier one made.
-      const left = await readdir(this.cwd);
-      await Promise.all(left.map((name) => rm(join(this.cwd, name), { recursive: true })));
+      await emptyDirectory(this.cwd);
     } else {
       this.cwd = join(this.sandbox.root, `cwd-${this.tests}`);
       await mkdir(this.cwd);
@@ -277,24 +279,16 @@ export class E2E implements Shareable {
     this.transcript.forget();
     this.updates.forget();
     this.logFrom = this.agent.log().length;
-    this.userSettingsAtStart = this.userSettings();
+    this.userSettingsAtStart = userSettings(this.configDir);
     live.add(this);
     printReportIfTheTestFails(this);
     this.unshareIfTheTestFails();
   }
 
-  /** The user's settings as this test found them: a test that changed them ends the agent. */
-  private userSettings(): string {
-    try {
-      return readFileSync(join(this.configDir, "settings.json"), "utf8");
-    } catch {
-      return "";
-    }
-  }
-
   /** Ends the test's sessions (and so their Claude Code) and hands the agent to the next test. */
   private async release(key: string): Promise<StopReport> {
-    if (this.userSettings() !== this.userSettingsAtStart) {
+    // A test that changed the user's settings changed every later session: a new agent.
+    if (userSettings(this.configDir) !== this.userSettingsAtStart) {
       this.sharedAs = undefined;
       return this.stop();
     }
@@ -302,7 +296,10 @@ export class E2E implements Shareable {
     const close = (sessionId: string) =>
       this.rawRequest("session/close", { sessionId }, 5_000).catch(() => undefined);
     const kept = this.sharedSession?.sessionId;
-    const reused = kept === undefined ? [] : this.toolIdsUsedBefore(kept);
+    const reused =
+      kept === undefined
+        ? []
+        : this.toolIds.note(this.updates.of(kept, "tool_call").map((u) => u.toolCallId));
     if (kept !== undefined && !this.sharedSessionStillFresh(kept)) this.sharedSession = undefined;
     const ending = sessionsOpened(this.transcript.entries).filter(
       (id) => id !== this.sharedSession?.sessionId,
@@ -320,21 +317,8 @@ export class E2E implements Shareable {
     return { survivors: [] };
   }
 
-  /** The ids of this test's tool calls on the shared session that an earlier test used. */
-  private toolIdsUsedBefore(sessionId: string): string[] {
-    const ids = this.updates.of(sessionId, "tool_call").map((u) => u.toolCallId);
-    const reused = ids.filter((id) => this.sharedToolIds.has(id));
-    for (const id of ids) this.sharedToolIds.add(id);
-    return reused;
-  }
-
   private sharedSessionStillFresh(sessionId: string): boolean {
-    // The kinds of the options chosen: only a one-time answer leaves the session as it was.
-    const answers = this.permissions.records.map((r) => {
-      const outcome = r.answer?.outcome;
-      if (outcome?.outcome !== "selected") return undefined;
-      return r.request.options.find((o) => o.optionId === outcome.optionId)?.kind ?? "unknown";
-    });
+    const answers = chosenKinds(this.permissions.records);
     const modeChanged = this.updates.of(sessionId, "current_mode_update").length > 0;
     return sessionStillFresh(this.transcript.entries, sessionId, answers, modeChanged);
   }

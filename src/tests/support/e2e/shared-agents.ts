@@ -2,8 +2,12 @@
 // first load of the Claude Agent SDK cost about 0.6 s of CPU; a file that shares pays it once.
 // Each test still opens its own sessions (its own Claude Code), in a cwd of its own, against a
 // scenario, permission policy, request log, transcript and update log that start empty.
+import { readFileSync } from "node:fs";
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll } from "vitest";
 import type { E2EOptions } from "./harness.js";
+import type { PermissionRecord } from "./permissions.js";
 import type { WireEntry } from "./transcript.js";
 
 /** What a shared agent must offer: the parts of `E2E` the pool drives. */
@@ -119,4 +123,39 @@ export function sessionStillFresh(
     }
   }
   return pending.size === 0;
+}
+
+/** The kinds of the options the client chose (undefined: no option chosen). */
+export function chosenKinds(records: readonly PermissionRecord[]): (string | undefined)[] {
+  return records.map(({ request, answer }) => {
+    const outcome = answer?.outcome;
+    if (outcome?.outcome !== "selected") return undefined;
+    return request.options.find((o) => o.optionId === outcome.optionId)?.kind ?? "unknown";
+  });
+}
+
+/** The tool use ids the tests of one shared session used. */
+export class ToolIdLedger {
+  private readonly used = new Set<string>();
+
+  /** Records a test's ids; returns those an earlier test used. */
+  note(ids: readonly string[]): string[] {
+    const reused = ids.filter((id) => this.used.has(id));
+    for (const id of ids) this.used.add(id);
+    return reused;
+  }
+}
+
+/** The user's settings file as it is now ("" when there is none). */
+export function userSettings(configDir: string): string {
+  try {
+    return readFileSync(join(configDir, "settings.json"), "utf8");
+  } catch {
+    return "";
+  }
+}
+
+export async function emptyDirectory(dir: string): Promise<void> {
+  const left = await readdir(dir);
+  await Promise.all(left.map((name) => rm(join(dir, name), { recursive: true })));
 }
