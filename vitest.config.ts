@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /** Tests that must not run in a process other test files ran in first (`*.fresh.test.ts`). */
@@ -12,9 +13,11 @@ export default defineConfig({
     globalSetup: ["src/tests/support/temp-root.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // End-to-end files each spawn real Claude Code processes; two cores in CI.
+    // End-to-end files each spawn real Claude Code processes. Between their bursts of CPU a
+    // worker waits on them and on the scripted API: one worker more than there are cores keeps
+    // the cores busy (on CI's two, 1.80 cores in use on average with two workers, 1.95 with three).
     pool: "forks",
-    maxWorkers: 2,
+    maxWorkers: availableParallelism() + 1,
     // The default report, then the slowest files (a suite's time is spent there first).
     reporters: ["default", "./src/tests/support/slowest-files.ts"],
     // Quiet agent logs in tests; a failing test prints its own evidence.
@@ -33,7 +36,11 @@ export default defineConfig({
         test: {
           name: "processes",
           include: ["src/tests/**/*.test.ts"],
-          exclude: [...IN_PROCESS, "src/tests/package/**"],
+          exclude: [...IN_PROCESS, FRESH, "src/tests/package/**"],
+          // A worker runs file after file with its imports loaded once (a fork and the
+          // harness's imports per file cost about a second of CPU). What a file starts it also
+          // stops: agents, APIs and temp dirs end with the file's own hooks.
+          isolate: false,
         },
       },
     ],
