@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { cleanMultiline } from "../../util/text.js";
 
@@ -9,8 +9,6 @@ import { cleanMultiline } from "../../util/text.js";
  */
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** At most this much of a growing output file is read at once; older bytes are skipped. */
-export const TAIL_READ_BYTES = 64 * 1024;
 /** At most this much of one command's output reaches the client. */
 export const TAIL_TOTAL_BYTES = 1024 * 1024;
 
@@ -19,14 +17,18 @@ export const TAIL_TOTAL_BYTES = 1024 * 1024;
 const COMPLETE_ESCAPE =
   /^\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/;
 /* eslint-enable no-control-regex */
+/** How many of the last bytes read are checked, to tell a file cut and written again. */
+const LAST_BYTES = 16;
 /** A sequence longer than this is not held back waiting for its end. */
 const MAX_HELD = 256;
 
 /**
  * Reads a file that a command is still writing, piece by piece, as text a client may show:
- * bounded (each read and the whole), decoded across reads (a character split between two
- * reads is not garbled), and cleaned of escape sequences, holding back a sequence or a
- * `\r\n` that a read cut in two.
+ * every byte once and in order up to the bound on the whole, decoded across reads (a
+ * character split between two reads is not garbled), and cleaned of escape sequences,
+ * holding back a sequence or a `\r\n` that a read cut in two. A file replaced (another
+ * file now has its name) or cut shorter than what was read is read again from its start:
+ * what it holds then was written since.
  */
 export class OutputTail {
   private offset = 0;
@@ -34,8 +36,17 @@ export class OutputTail {
   private decoder = new StringDecoder("utf8");
   private held = "";
   private full = false;
+  /** The file read so far (device and inode), to tell a replaced file. */
+  private identity: string | undefined;
+  /** The last bytes read, to tell a file cut and written again between two reads. */
+  private last = Buffer.alloc(0);
 
   constructor(private readonly path: string) {}
+
+  /** True once the bound was reached: nothing more is read. */
+  get truncated(): boolean {
+    return this.full;
+  }
 
   /** Output added since the last read ("" if none); `final` releases what was held back. */
   async read(final = false): Promise<string> {
@@ -52,6 +63,15 @@ export class OutputTail {
     return shown;
   }
 
+  /** Whether the file still holds, just before the offset, the bytes last read there. */
+  private async stillHolds(handle: FileHandle): Promise<boolean> {
+    const { length } = this.last;
+    if (length === 0) return true;
+    const now = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(now, 0, length, this.offset - length);
+    return bytesRead === length && now.equals(this.last);
+  }
+
   private async readBytes(): Promise<string> {
     let handle;
     try {
@@ -63,21 +83,25 @@ export class OutputTail {
       const stats = await handle.stat();
       if (!stats.isFile()) return ""; // a FIFO or a device has no output to tail
       const { size } = stats;
-      let skipped = "";
-      if (size - this.offset > TAIL_READ_BYTES) {
-        const bytes = size - TAIL_READ_BYTES - this.offset;
-        skipped = `[… ${bytes} bytes skipped …]\n`;
-        this.offset += bytes;
+      const identity = `${stats.dev}:${stats.ino}`;
+      const replaced = this.identity !== undefined && identity !== this.identity;
+      this.identity = identity;
+      let restarted = "";
+      if (replaced || size < this.offset || !(await this.stillHolds(handle))) {
+        restarted = this.decoder.end();
         this.decoder = new StringDecoder("utf8");
-        this.held = "";
+        this.offset = 0;
+        this.last = Buffer.alloc(0);
       }
       const length = Math.min(size - this.offset, TAIL_TOTAL_BYTES - this.total);
-      if (length <= 0) return skipped;
+      if (length <= 0) return restarted;
       const buffer = Buffer.alloc(length);
       const { bytesRead } = await handle.read(buffer, 0, length, this.offset);
+      const read = buffer.subarray(0, bytesRead);
       this.offset += bytesRead;
       this.total += bytesRead;
-      return skipped + this.decoder.write(buffer.subarray(0, bytesRead));
+      this.last = Buffer.concat([this.last, read]).subarray(-LAST_BYTES);
+      return restarted + this.decoder.write(read);
     } finally {
       await handle.close();
     }

@@ -19,6 +19,7 @@ import {
 } from "../../tools/renderers/terminal.js";
 import { claudeCodeMeta } from "../../tools/tool-call.js";
 import type { ToolResultBlock } from "../../tools/types.js";
+import { resultOutput, type ShownOutput, unshownOutput } from "./command-output.js";
 import { OutputTail } from "./output-tail.js";
 import type { TrackedToolCall } from "../stream/tool-calls.js";
 
@@ -60,6 +61,8 @@ interface Follower {
   /** The process that runs the command: its task ends with it. */
   process: ClaudeQuery | undefined;
   tail: OutputTail;
+  /** What of the file was sent, in order. */
+  shown: string;
   timer: NodeJS.Timeout | undefined;
   /** Reads and sends run one after another. */
   chain: Promise<void>;
@@ -78,8 +81,8 @@ export class SessionTerminals {
   private readonly followers = new Map<string, Follower>();
   /** Foreground commands whose output file is followed: tool use id → task id. */
   private readonly foreground = new Map<string, string>();
-  /** Foreground commands whose output was sent whole from their file: not sent again. */
-  private readonly streamed = new Set<string>();
+  /** What followed foreground commands showed from their file: their result sends the rest. */
+  private readonly streamed = new Map<string, ShownOutput>();
   /** Tasks that ended before their command's result came. */
   private readonly endedEarly = new Map<string, TerminalExit>();
   /** Where the client reads output; undefined: it did not ask for terminals. */
@@ -136,10 +139,12 @@ export class SessionTerminals {
       return true;
     }
     if (followed !== undefined) await this.stopFollowing(call.id, followed);
-    const { output, exit } = commandResult(block, structured);
+    const { output, exit, savedOutput } = commandResult(block, structured);
     const client = this.clientOf(call);
-    const sent = this.streamed.delete(call.id);
-    if (output && !sent) await client.updateToolCall(this.outputUpdate(call, this.key, output));
+    const shown = this.streamed.get(call.id);
+    this.streamed.delete(call.id);
+    const rest = unshownOutput(shown, await resultOutput(output, savedOutput));
+    if (rest) await client.updateToolCall(this.outputUpdate(call, this.key, rest));
     await client.updateToolCall(terminalResultUpdate(update, meta, exit));
     return true;
   }
@@ -227,7 +232,10 @@ export class SessionTerminals {
     this.streamed.clear();
   }
 
-  /** A followed foreground command is done: the rest of its file is sent, and no exit. */
+  /**
+   * A followed foreground command is done: the rest of its file is sent, and no exit. What
+   * was sent is kept for its result, which brings what the file no longer holds.
+   */
   private async stopFollowing(toolUseId: string, taskId: string): Promise<void> {
     this.foreground.delete(toolUseId);
     const follower = this.followers.get(taskId);
@@ -235,8 +243,10 @@ export class SessionTerminals {
     follower.ended = true;
     clearTimeout(follower.timer);
     this.followers.delete(taskId);
-    this.streamed.add(toolUseId);
-    const done = follower.chain.then(() => this.sendOutput(follower, true));
+    const done = follower.chain.then(async () => {
+      await this.sendOutput(follower, true);
+      this.streamed.set(toolUseId, { text: follower.shown, full: follower.tail.truncated });
+    });
     follower.chain = done;
     await done;
   }
@@ -246,6 +256,7 @@ export class SessionTerminals {
       call,
       process: this.host.process(),
       tail: new OutputTail(outputFile),
+      shown: "",
       timer: undefined,
       chain: Promise.resolve(),
       ended: false,
@@ -296,6 +307,7 @@ export class SessionTerminals {
     }
     const { key } = this;
     if (!data || !key) return;
+    follower.shown += data;
     await this.host.send(() =>
       this.clientOf(follower.call).updateToolCall(this.outputUpdate(follower.call, key, data)),
     );

@@ -313,7 +313,7 @@ describe("what v2 has a place for", () => {
     expect(output).toEqual({
       sessionUpdate: "terminal_output_chunk",
       terminalId: "toolu_ls",
-      data: Buffer.from("a.txt").toString("base64"),
+      data: Buffer.from("a.txt\n").toString("base64"),
     });
     expect(terminal.at(-1)).toEqual({
       sessionUpdate: "terminal_update",

@@ -1,4 +1,4 @@
-import { basename, isAbsolute, normalize } from "node:path";
+import { basename, dirname, isAbsolute, normalize } from "node:path";
 import type { ToolCall, ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { cleanMultiline } from "../../util/text.js";
 import { isRecord } from "../input.js";
@@ -85,25 +85,33 @@ const EXIT_CODE_LINE = /^Exit code (\d+)\s*(?:\n|$)/;
  * stdout/stderr when Claude Code gives them, else the result text without the exit code
  * line (which goes in the exit) or model-only notes. A success exited 0; a failure with
  * an exit code line exited with it; any other failure (interrupted, not run) has no code.
+ * Claude Code's text is the output without its leading blank lines and trailing whitespace;
+ * of a long output it is a preview, and `savedOutput` names the file that holds it whole.
  */
 export function commandResult(
   block: ToolResultBlock,
   structured: unknown,
-): { output: string; exit: TerminalExit } {
+): { output: string; exit: TerminalExit; savedOutput?: string } {
   const failed = block.is_error === true;
   const text = resultText(block);
   const code = failed ? EXIT_CODE_LINE.exec(text) : null;
   let output = code ? text.slice(code[0].length) : text;
+  let savedOutput: string | undefined;
   if (isRecord(structured) && structured.isImage === true) {
     // The output is the image, shown as content: no base64 in the terminal.
     output = "";
   } else if (isRecord(structured) && typeof structured.stdout === "string") {
     const stderr = typeof structured.stderr === "string" ? structured.stderr : "";
     output = [structured.stdout, stderr].filter((part) => part.trim()).join("\n");
+    savedOutput = savedOutputFile(structured.persistedOutputPath);
   }
   const interrupted = isRecord(structured) && structured.interrupted === true;
   const exitCode = code ? Number(code[1]) : failed || interrupted ? null : 0;
-  return { output: cleanMultiline(output), exit: { exitCode, signal: null } };
+  return {
+    output: cleanMultiline(output),
+    exit: { exitCode, signal: null },
+    ...(savedOutput !== undefined && { savedOutput }),
+  };
 }
 
 /** A command Claude Code moved to the background: its task id and the file its output grows in. */
@@ -116,6 +124,15 @@ export interface BackgroundCommand {
 const TASK_ID = /^[A-Za-z0-9_-]+$/;
 // eslint-disable-next-line no-control-regex -- a line break or control character in a path
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Claude Code saves a long output as `…/tool-results/<id>.txt`; nothing else is read. */
+const SAVED_OUTPUT_NAME = /^[A-Za-z0-9_-]+\.txt$/;
+
+function savedOutputFile(path: unknown): string | undefined {
+  if (typeof path !== "string" || !isAbsolute(path) || normalize(path) !== path) return undefined;
+  if (CONTROL_CHARACTER.test(path) || !SAVED_OUTPUT_NAME.test(basename(path))) return undefined;
+  return basename(dirname(path)) === "tool-results" ? path : undefined;
+}
 
 /**
  * The background task of a command's result, when the command went on in the background

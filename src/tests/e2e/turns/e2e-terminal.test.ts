@@ -10,56 +10,19 @@ import {
   type RecordedRequest,
 } from "../../../scripted-api/index.js";
 import { REGISTRY_VALIDATOR, ZED } from "../../support/client-handshakes.js";
-import { type E2E, poll, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { poll, shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { contentTexts, toolCallEvents, toolCallState } from "../../support/e2e-turns/index.js";
+import {
+  bashTurn as bash,
+  metaOf,
+  terminalExitOf as exitOf,
+  terminalOutputs as outputs,
+} from "../../support/e2e-turns/terminal.js";
 
 afterEach(stopAllE2E);
 shareAgents({ sessions: true });
 
 const ALLOW = { answer: "select", optionId: "allow-once" } as const;
-
-interface TerminalMeta {
-  terminal_info?: { terminal_id: string };
-  terminal_output?: { terminal_id: string; data: string };
-  terminal_output_delta?: { terminal_id: string; data: string };
-  terminal_exit?: { terminal_id: string; exit_code: number | null; signal: string | null };
-}
-
-function metaOf(update: { _meta?: unknown }): TerminalMeta {
-  return update._meta ?? {};
-}
-
-/** The `data` of a call's output updates under `key`, in arrival order. */
-function outputs(
-  e2e: E2E,
-  sessionId: string,
-  id: string,
-  key: "terminal_output" | "terminal_output_delta" = "terminal_output",
-): string[] {
-  return toolCallEvents(e2e, sessionId, id).flatMap((e) => {
-    const output = metaOf(e)[key];
-    return output ? [output.data] : [];
-  });
-}
-
-function exitOf(e2e: E2E, sessionId: string, id: string): TerminalMeta["terminal_exit"] {
-  return toolCallEvents(e2e, sessionId, id)
-    .map((e) => metaOf(e).terminal_exit)
-    .find(Boolean);
-}
-
-function bash(id: string, command: string, extra: Record<string, unknown> = {}) {
-  return {
-    content: [
-      {
-        type: "tool_use" as const,
-        id,
-        name: "Bash",
-        input: { command, description: id, ...extra },
-      },
-    ],
-  };
-}
 
 describe("Bash as a terminal (_meta.terminal_output)", () => {
   it("under the registry's handshake a command opens a terminal, its output arrives as terminal_output, and its end as terminal_exit with exit code 0", async () => {
@@ -82,7 +45,7 @@ describe("Bash as a terminal (_meta.terminal_output)", () => {
       content: [{ type: "terminal", terminalId: "toolu_ok" }],
       _meta: { terminal_info: { terminal_id: "toolu_ok" } },
     });
-    expect(outputs(e2e, sessionId, "toolu_ok")).toEqual(["hello-terminal"]);
+    expect(outputs(e2e, sessionId, "toolu_ok")).toEqual(["hello-terminal\n"]);
     // The output comes first, then the final update with the exit.
     const outputAt = events.findIndex((e) => metaOf(e).terminal_output);
     const exitAt = events.findIndex((e) => metaOf(e).terminal_exit);
@@ -111,7 +74,7 @@ describe("Bash as a terminal (_meta.terminal_output)", () => {
 
     await e2e.prompt(sessionId, "Fail.");
 
-    expect(outputs(e2e, sessionId, "toolu_fail")).toEqual(["partial-output"]);
+    expect(outputs(e2e, sessionId, "toolu_fail")).toEqual(["partial-output\n"]);
     expect(toolCallState(e2e, sessionId, "toolu_fail").status).toBe("failed");
     expect(exitOf(e2e, sessionId, "toolu_fail")).toEqual({
       terminal_id: "toolu_fail",
@@ -133,7 +96,9 @@ describe("Bash as a terminal (_meta.terminal_output)", () => {
 
     await e2e.prompt(sessionId, "Run it.");
 
-    expect(outputs(e2e, sessionId, "toolu_delta", "terminal_output_delta")).toEqual(["in-deltas"]);
+    expect(outputs(e2e, sessionId, "toolu_delta", "terminal_output_delta")).toEqual([
+      "in-deltas\n",
+    ]);
     expect(outputs(e2e, sessionId, "toolu_delta")).toEqual([]);
     expect(exitOf(e2e, sessionId, "toolu_delta")).toMatchObject({ exit_code: 0 });
   });

@@ -1,7 +1,7 @@
 // A foreground command's output while it runs (session/background/terminals.ts): once Claude Code
 // reports the command as a task, its output file is followed; whichever of the task's end
 // and the result comes first, the output is sent once, and the exit only with the result.
-import { appendFile, mkdir, mkdtemp, symlink, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
@@ -84,6 +84,17 @@ describe("a foreground command reported as a task", () => {
     expect(t.sent.at(-1)).toMatchObject({ status: "completed" });
   });
 
+  it("the output its file no longer holds (Claude Code removes it as the command ends) comes from the result, once", async () => {
+    const t = await setup();
+    await t.terminals.foregroundStarted({ task_id: "task1", tool_use_id: CALL.id });
+    await settle();
+    expect(t.outputs()).toEqual(["one\n"]);
+    await rm(t.file);
+    await t.terminals.result(CALL, RESULT, undefined, UPDATE);
+    expect(t.outputs()).toEqual(["one\n", "two\nthree\n"]);
+    expect(t.exits()).toHaveLength(1);
+  });
+
   it("its task's end before the result stops the reading and sends no exit; the result brings it", async () => {
     const t = await setup();
     await t.terminals.foregroundStarted({ task_id: "task1", tool_use_id: CALL.id });
@@ -105,7 +116,7 @@ describe("a foreground command reported as a task", () => {
       await t.terminals.foregroundStarted({ task_id: "task1", tool_use_id: CALL.id });
       await settle();
       await t.terminals.result(CALL, RESULT, undefined, UPDATE);
-      expect(t.outputs()).toEqual(["one\ntwo\nthree"]);
+      expect(t.outputs()).toEqual(["one\ntwo\nthree\n"]);
       expect(t.exits()).toHaveLength(1);
     }
   });

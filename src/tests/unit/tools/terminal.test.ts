@@ -1,15 +1,11 @@
 // Unit: a shell command as a terminal (src/tools/renderers/terminal.ts) and the bounded reader of a
 // background command's growing output file (src/session/background/output-tail.ts).
 import { execFileSync } from "node:child_process";
-import { appendFile, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, rename, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  OutputTail,
-  TAIL_READ_BYTES,
-  TAIL_TOTAL_BYTES,
-} from "../../../session/background/output-tail.js";
+import { OutputTail, TAIL_TOTAL_BYTES } from "../../../session/background/output-tail.js";
 import {
   backgroundCommand,
   backgroundExit,
@@ -114,6 +110,27 @@ describe("a finished command's output and exit", () => {
         { stdout: "out", stderr: "err", interrupted: false },
       ),
     ).toEqual({ output: "out\nerr", exit: { exitCode: 0, signal: null } });
+  });
+
+  it("a long output's whole is read from the file Claude Code saved it to, named by the result as its tool-results/<id>.txt; no other file", () => {
+    const saved = "/home/u/.claude/projects/-p/2cf02797/tool-results/bw3k3yg06.txt";
+    const result = (persistedOutputPath: unknown) =>
+      commandResult(
+        { tool_use_id: "t", content: "1\n2" },
+        { stdout: "1\n2", stderr: "", persistedOutputPath },
+      ).savedOutput;
+    expect(result(saved)).toBe(saved);
+    for (const other of [
+      "/etc/passwd",
+      "relative/tool-results/a.txt",
+      "/home/u/tool-results/../secrets/a.txt",
+      "/home/u/tool-results/a.txt\n",
+      "/home/u/other/a.txt",
+      "/home/u/tool-results/a.sh",
+      42,
+    ]) {
+      expect(result(other)).toBeUndefined();
+    }
   });
 
   it("a failure exits with the code Claude Code names, and that line is not output", () => {
@@ -285,21 +302,37 @@ describe("reading a growing output file", () => {
     expect(await new OutputTail(path).read(true)).toBe("");
   });
 
-  it("reads a bounded piece at a time, saying how much was skipped", async () => {
+  it("gives all that was added, however much at once: nothing in the middle is skipped", async () => {
     const path = await file();
     const tail = new OutputTail(path);
-    await writeFile(path, "x".repeat(TAIL_READ_BYTES + 10));
-    const piece = await tail.read();
-    expect(piece.startsWith("[… 10 bytes skipped …]\n")).toBe(true);
-    expect(piece.length).toBe("[… 10 bytes skipped …]\n".length + TAIL_READ_BYTES);
+    const lines = Array.from({ length: 20_000 }, (_, i) => `${i + 1}\n`).join("");
+    await writeFile(path, "first\n");
+    expect(await tail.read()).toBe("first\n");
+    await appendFile(path, lines);
+    expect(await tail.read()).toBe(lines);
+  });
+
+  it("reads a file replaced under its name, or cut shorter, again from its start: it holds what was written since", async () => {
+    const path = await file();
+    const tail = new OutputTail(path);
+    await writeFile(path, "old one\nold two\n");
+    expect(await tail.read()).toBe("old one\nold two\n");
+    await writeFile(`${path}.new`, "new\n");
+    await rename(`${path}.new`, path);
+    expect(await tail.read()).toBe("new\n");
+    await truncate(path, 0);
+    await appendFile(path, "after the cut\n");
+    expect(await tail.read()).toBe("after the cut\n");
+    expect(await tail.read(true)).toBe("");
   });
 
   it("stops after the whole bound and says the output was truncated", async () => {
     const path = await file();
     const tail = new OutputTail(path);
     let shown = "";
-    const chunk = "y".repeat(TAIL_READ_BYTES);
-    for (let i = 0; i * TAIL_READ_BYTES <= TAIL_TOTAL_BYTES; i += 1) {
+    const size = 64 * 1024;
+    const chunk = "y".repeat(size);
+    for (let i = 0; i * size <= TAIL_TOTAL_BYTES; i += 1) {
       await appendFile(path, chunk);
       shown += await tail.read();
     }
@@ -307,5 +340,6 @@ describe("reading a growing output file", () => {
     expect(shown.length).toBe(TAIL_TOTAL_BYTES + "\n[output truncated]\n".length);
     await appendFile(path, "more");
     expect(await tail.read()).toBe("");
+    expect(tail.truncated).toBe(true);
   });
 });
