@@ -1,4 +1,5 @@
 // Key handling as pure functions: a key and a state in, the next state and an action out.
+import { graphemes } from "./text-width.js";
 
 /** A keypress as `readline.emitKeypressEvents` reports it. */
 export interface Key {
@@ -80,7 +81,7 @@ export function menuKey(state: MenuState, key: Key): MenuStep {
 export interface LineState {
   /** The text; "\n" separates the lines of a multi-line input. */
   text: string;
-  /** Position of the cursor in code points. */
+  /** Position of the cursor in grapheme clusters (what the user sees as characters). */
   cursor: number;
 }
 
@@ -96,7 +97,7 @@ export const EMPTY_LINE: LineState = { text: "", cursor: 0 };
 
 /** The editor's state with `text` and the cursor at its end. */
 export function lineWith(text: string): LineState {
-  return { text, cursor: [...text].length };
+  return { text, cursor: graphemes(text).length };
 }
 
 /** Start of the line holding `cursor`, and the column of the cursor in it. */
@@ -121,13 +122,17 @@ function lineEnd(chars: readonly string[], start: number): number {
  */
 export function lineKey(state: LineState, key: Key): LineStep {
   if (isInterrupt(key)) return { state, action: "interrupt" };
-  const chars = [...state.text];
+  const chars = graphemes(state.text);
   const { cursor } = state;
-  const set = (next: string[], at: number): LineStep => ({
-    state: { text: next.join(""), cursor: Math.max(0, Math.min(at, next.length)) },
-  });
-  const insert = (added: readonly string[]): LineStep =>
-    set([...chars.slice(0, cursor), ...added, ...chars.slice(cursor)], cursor + added.length);
+  // Joined, pieces may form one cluster (a combining mark typed after its letter).
+  const set = (next: string[], at: number): LineStep => {
+    const text = next.join("");
+    return { state: { text, cursor: Math.max(0, Math.min(at, graphemes(text).length)) } };
+  };
+  const insert = (added: readonly string[]): LineStep => {
+    const before = [...chars.slice(0, cursor), ...added];
+    return set([...before, ...chars.slice(cursor)], graphemes(before.join("")).length);
+  };
   const here = lineAt(chars, cursor);
   const isReturn = key.name === "return" || key.name === "enter";
   if (isReturn && (key.paste || key.meta || key.name === "enter")) return insert(["\n"]);
@@ -190,6 +195,6 @@ export function lineKey(state: LineState, key: Key): LineStep {
   const typed = key.meta ? undefined : key.sequence;
   if (key.paste && key.name === "tab") return insert([" ", " "]);
   // eslint-disable-next-line no-control-regex
-  if (typed && !/[\x00-\x1f\x7f]/.test(typed)) return insert([...typed]);
+  if (typed && !/[\x00-\x1f\x7f]/.test(typed)) return insert(graphemes(typed));
   return { state };
 }

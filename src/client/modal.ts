@@ -16,6 +16,7 @@ import { BAR, optionLines } from "./request-box.js";
 import type { Hold } from "./screen.js";
 import { visibleLength } from "./style.js";
 import type { SessionView } from "./view/session-view.js";
+import { columns } from "./text-width.js";
 import { wrapLines, wrapText } from "./wrap.js";
 
 const MENU_HINT = "↑/↓ or 1-9 to choose · Enter to confirm · Esc to cancel";
@@ -211,7 +212,7 @@ export class Modal {
         this.print([
           ...label,
           `${gutter}${style.cyan(options.prompt)}${first}`,
-          ...more.map((l) => `${gutter}${" ".repeat([...options.prompt].length)}${l}`),
+          ...more.map((l) => `${gutter}${" ".repeat(columns(options.prompt))}${l}`),
         ]);
       }
       return { action: step.action, text: state.text };

@@ -10,6 +10,7 @@ import {
 } from "./render.js";
 import { oneLine, sanitize } from "./style.js";
 import type { ToolCallState } from "./tool-calls.js";
+import { columns } from "./text-width.js";
 import { wrapText } from "./wrap.js";
 
 /** The gutter of a request box. */
@@ -81,7 +82,7 @@ export function optionLines(
     const here = index === cursor;
     const lead = `${BAR}${here ? "❯" : " "} ${index + 1}. ${checked ? (checked[index] ? "[x] " : "[ ] ") : ""}`;
     // A wrapped label stays inside the box: its rows keep the border.
-    const indent = BAR + " ".repeat([...lead].length - [...BAR].length);
+    const indent = BAR + " ".repeat(columns(lead) - columns(BAR));
     const label = oneLine(option.label);
     const detail = option.detail ? ` — ${oneLine(option.detail)}` : "";
     // Wrapped as plain text, then styled: the label's characters bold, the detail's dim.

@@ -2,6 +2,7 @@
 // requests that hold back other output while the user answers.
 import { truncate, truncateWords, visibleLength } from "./style.js";
 import { Scrollback } from "./scrollback.js";
+import { columns } from "./text-width.js";
 import { rowsAt, wrapLines } from "./wrap.js";
 
 export interface Output {
@@ -288,8 +289,8 @@ export function statusText(
   if (since === undefined) return truncateWords(`${frame} ${activity}`, room);
   const seconds = `${Math.floor((Date.now() - since) / 1000)}s`;
   for (const elapsed of [` (${seconds} · esc to interrupt)`, ` (${seconds})`]) {
-    const left = room - [...elapsed].length;
-    if (left >= [...frame].length + 6)
+    const left = room - columns(elapsed);
+    if (left >= columns(frame) + 6)
       return `${truncateWords(`${frame} ${activity}`, left)}${elapsed}`;
   }
   return truncateWords(`${frame} ${activity}`, room);

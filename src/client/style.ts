@@ -1,4 +1,5 @@
 // ANSI styling that can be switched off (pipes, NO_COLOR) and text made safe for a terminal.
+import { columns, graphemes } from "./text-width.js";
 
 export interface Style {
   readonly enabled: boolean;
@@ -61,24 +62,34 @@ export function oneLine(text: string): string {
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 
-/** Visible length of a line we styled ourselves (code points, escapes not counted). */
+/** Columns a line we styled ourselves takes (escapes not counted, wide characters two). */
 export function visibleLength(text: string): number {
-  return [...text.replace(ANSI, "")].length;
+  return columns(text.replace(ANSI, ""));
 }
 
-/** Cuts a plain (unstyled) string to `width` code points, marking the cut with "…". */
+/** The first characters of `text` that fit in `width` columns. */
+function fitting(text: string, width: number): string {
+  let used = 0;
+  let head = "";
+  for (const cell of graphemes(text)) {
+    used += columns(cell);
+    if (used > width) break;
+    head += cell;
+  }
+  return head;
+}
+
 /** `text` cut to `width` columns after its last whole word that fits, with "…". */
 export function truncateWords(text: string, width: number): string {
-  const chars = [...text];
-  if (chars.length <= width) return text;
-  const head = chars.slice(0, Math.max(0, width - 1)).join("");
+  if (columns(text) <= width) return text;
+  const head = fitting(text, Math.max(0, width - 1));
   const space = head.lastIndexOf(" ");
   // A single word longer than the room is cut where it must be.
   return `${(space > 0 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
+/** Cuts a plain (unstyled) string to `width` columns, marking the cut with "…". */
 export function truncate(text: string, width: number): string {
-  const chars = [...text];
-  if (chars.length <= width) return text;
-  return width <= 1 ? "…".slice(0, width) : `${chars.slice(0, width - 1).join("")}…`;
+  if (columns(text) <= width) return text;
+  return width <= 1 ? "…".slice(0, width) : `${fitting(text, width - 1)}…`;
 }

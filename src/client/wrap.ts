@@ -1,9 +1,16 @@
 // Word wrapping of lines we styled ourselves: nothing is cut, so a long label stays readable,
 // and no line is wider than the terminal, so the rows a block takes are known (redrawing).
+// Widths are the terminal's columns: a CJK character or an emoji takes two.
+import { columns, graphemes } from "./text-width.js";
 
 // eslint-disable-next-line no-control-regex
-const TOKEN = /\x1b\[[0-9;]*[A-Za-z]|[\s\S]/gu;
+const ESCAPE = /(\x1b\[[0-9;]*[A-Za-z])/;
 const RESET = "\x1b[0m";
+
+/** The line's escapes and characters (grapheme clusters), in order. */
+function tokensOf(line: string): string[] {
+  return line.split(ESCAPE).flatMap((part, i) => (i % 2 === 1 ? [part] : graphemes(part)));
+}
 
 /** The gutter a continuation keeps: the line's leading box bars and spaces. */
 function gutterOf(line: string): string {
@@ -18,11 +25,11 @@ function gutterOf(line: string): string {
  * line's leading gutter) and the styles open at the break.
  */
 export function wrapLine(line: string, width: number, indent?: string): string[] {
-  const tokens = line.match(TOKEN) ?? [];
+  const tokens = tokensOf(line);
   const isEscape = (t: string): boolean => t.length > 1 && t.startsWith("\x1b");
   let prefix = indent ?? gutterOf(line);
-  if ([...prefix].length > width / 2) prefix = "";
-  const prefixWidth = [...prefix].length;
+  if (columns(prefix) > width / 2) prefix = "";
+  const prefixWidth = columns(prefix);
   const lines: string[] = [];
   let current: string[] = [];
   let column = 0;
@@ -35,7 +42,8 @@ export function wrapLine(line: string, width: number, indent?: string): string[]
       current.push(token);
       continue;
     }
-    if (column + 1 > width && column > prefixWidth) {
+    const wide = columns(token);
+    if (column + wide > width && column > prefixWidth) {
       // Overflowing on a space: break there. Else after the last space, or right here.
       const cut = token === " " ? current.length : lastSpace >= start ? lastSpace : current.length;
       const head = current.slice(0, cut);
@@ -43,19 +51,19 @@ export function wrapLine(line: string, width: number, indent?: string): string[]
       while (head.length > start && head.at(-1) === " ") head.pop();
       for (const t of head.slice(start)) if (isEscape(t)) styles.push(t);
       lines.push(head.join("") + (styles.length ? RESET : ""));
-      current = [...prefix, ...styles];
+      current = [...graphemes(prefix), ...styles];
       start = current.length;
       column = prefixWidth;
       for (const t of carry) {
         current.push(t);
-        if (!isEscape(t)) column++;
+        if (!isEscape(t)) column += columns(t);
       }
       lastSpace = -1;
       if (token === " ") continue;
     }
     if (token === " " && column > prefixWidth) lastSpace = current.length;
     current.push(token);
-    column++;
+    column += wide;
   }
   lines.push(current.join(""));
   return lines;

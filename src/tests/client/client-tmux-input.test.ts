@@ -90,6 +90,29 @@ describe("typing in the client", () => {
     await tmux.waitFor(/› p3/);
   });
 
+  it("after 日本語 the cursor stands where the terminal drew its end: two columns a character", async () => {
+    const tmux = await startClient();
+    await tmux.keys("-l", "日本語");
+    const screen = await tmux.waitFor(/› 日本語/);
+    const row = screen.split("\n").find((line) => line.includes("› 日本語"))!;
+    const before = [...row.slice(0, row.indexOf("日本語"))].length;
+    expect((await tmux.cursor()).column).toBe(before + 6);
+    await tmux.keys("Left");
+    await tmux.waitFor(/› 日本語/);
+    expect((await tmux.cursor()).column).toBe(before + 4);
+  });
+
+  it("a prompt of CJK text longer than a row is redrawn in place as it grows: no stale copy of its rows", async () => {
+    const tmux = await startClient(40);
+    const first = "日本語の文章を入力しています";
+    await tmux.keys("-l", `${first}。二行目に続く長い文です`);
+    await tmux.waitFor(/長い文です/);
+    for (const added of ["あ", "い", "う", "え", "お"]) await tmux.keys("-l", added);
+    const screen = await tmux.waitFor(/長い文ですあいうえお/);
+    expect(count(screen, first)).toBe(1);
+    expect(count(screen, "あいうえお")).toBe(1);
+  });
+
   it("↑ recalls the previous prompt", { timeout: 30_000 }, async () => {
     const tmux = await startClient();
     await tmux.keys("-l", "hello there");

@@ -28,6 +28,13 @@ export class Tmux {
     return (await this.tmux("capture-pane", "-p", "-J", "-S", "-")).stdout;
   }
 
+  /** Where the terminal's cursor is: column and row of the visible screen, from 0. */
+  async cursor(): Promise<{ column: number; row: number }> {
+    const { stdout } = await this.tmux("display-message", "-p", "#{cursor_x} #{cursor_y}");
+    const [column, row] = stdout.trim().split(" ").map(Number);
+    return { column: column!, row: row! };
+  }
+
   async keys(...keys: string[]): Promise<void> {
     await this.tmux("send-keys", ...keys);
   }
