@@ -15,7 +15,7 @@ import { BAR, permissionHints, permissionLines } from "./request-box.js";
 import type { SessionView } from "./view/session-view.js";
 import { oneLine, sanitize } from "./style.js";
 import { cutField } from "./text-limits.js";
-import type { ToolCallState } from "./tool-calls.js";
+import type { NotRun, ToolCallState } from "./tool-calls.js";
 
 /** What the user decided about a permission request. */
 export type PermissionDecision =
@@ -24,6 +24,12 @@ export type PermissionDecision =
 
 export const isReject = (option: PermissionOption): boolean =>
   option.kind === "reject_once" || option.kind === "reject_always";
+
+/** Why the call the decision was about does not run: a reject option, or the request cancelled (Esc). */
+export function notRun(decision: PermissionDecision | undefined): NotRun | undefined {
+  if (decision?.outcome === "cancelled") return "cancelled";
+  return decision?.outcome === "selected" && isReject(decision.option) ? "rejected" : undefined;
+}
 
 /**
  * The response: the option id exactly as offered; reject feedback (design.md) under

@@ -5,6 +5,7 @@ import {
   fieldTitleLine,
   formResultLines,
   isReject,
+  notRun,
   openPermission,
   permissionResultLines,
   questionTopLines,
@@ -102,7 +103,7 @@ export class InteractiveAnswerer implements Answerer {
       modal.print(permissionResultLines(decision, view));
     } finally {
       modal.close();
-      view.endRequest(call, decision?.outcome === "selected" && isReject(decision.option));
+      view.endRequest(call, notRun(decision));
     }
     if (decision.outcome === "cancelled" && !signal.aborted) this.ctx.cancelTurn();
     return decision;

@@ -4,6 +4,7 @@ import {
   fieldTitleLine,
   formResultLines,
   isReject,
+  notRun,
   openPermission,
   permissionResultLines,
   questionTopLines,
@@ -49,7 +50,7 @@ export class PolicyAnswerer implements Answerer {
       };
     }
     view.requestBlock([...lines, ...permissionResultLines(decision, view)]);
-    view.endRequest(call, decision.outcome === "selected" && isReject(decision.option));
+    view.endRequest(call, notRun(decision));
     if (decision.outcome === "cancelled" && !signal.aborted) this.ctx.cancelTurn();
     return Promise.resolve(decision);
   }

@@ -87,13 +87,15 @@ export function toolStatusLine(
   const word =
     ending === "rejected"
       ? "rejected, not run"
-      : (ending ?? STATUS_WORDS[call.status] ?? String(call.status));
+      : ending === "interrupted" && call.notRun
+        ? "interrupted, not run"
+        : (ending ?? STATUS_WORDS[call.status] ?? String(call.status));
   const icon =
     ending === "interrupted" ? ctx.style.yellow("⊘") : statusIcon(call.status, ctx.style);
   const { dim } = ctx.style;
-  // A rejected command has no exit: it never started.
+  // A command that was not run has no exit: it never started.
   const exit =
-    call.terminal?.exit && ending !== "rejected"
+    call.terminal?.exit && !(ending && call.notRun)
       ? ` ${dim("·")} ${exitText(call.terminal.exit, ctx)}`
       : "";
   if (renamed) return `  ${dim("└")} ${icon} ${dim(`${word}:`)} ${title}${exit}`;

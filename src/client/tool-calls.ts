@@ -16,6 +16,9 @@ export interface TerminalExit {
   signal: string | null;
 }
 
+/** Why a call did not run: the user rejected it, or cancelled its permission box. */
+export type NotRun = "rejected" | "cancelled";
+
 /** A command's terminal (`_meta.terminal_output` / `terminal_output_delta`, `terminal_exit`). */
 export interface TerminalState {
   /** The output kept (its last part). */
@@ -48,8 +51,8 @@ export interface ToolCallState {
   asking: boolean;
   /** Its turn ended while it was still pending or running: no longer shown as active. */
   abandoned: boolean;
-  /** The user rejected it in a permission box: it did not run. */
-  rejected: boolean;
+  /** The user rejected it in a permission box, or cancelled the box (Esc): it did not run. */
+  notRun: NotRun | undefined;
   /** Set when the agent shows the call as a terminal. */
   terminal: TerminalState | undefined;
 }
@@ -87,7 +90,7 @@ export class ToolCallStore {
         shown: new Set(),
         asking: false,
         abandoned: false,
-        rejected: false,
+        notRun: undefined,
         terminal: undefined,
       };
       this.calls.set(update.toolCallId, state);

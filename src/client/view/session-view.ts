@@ -12,7 +12,13 @@ import type {
 import { modeLine, planLines, type RenderContext } from "../render.js";
 import type { Screen } from "../screen.js";
 import { oneLine, sanitize, type Style } from "../style.js";
-import { contentKey, isActive, ToolCallStore, type ToolCallState } from "../tool-calls.js";
+import {
+  contentKey,
+  isActive,
+  type NotRun,
+  ToolCallStore,
+  type ToolCallState,
+} from "../tool-calls.js";
 import { MessageStream, type Stream } from "./messages.js";
 import { ToolCallLines } from "./tool-call-lines.js";
 
@@ -220,14 +226,14 @@ export class SessionView {
     for (const item of call?.content ?? []) call?.shown.add(contentKey(item));
   }
 
-  /** The box about `call` closed; `rejected`: the user chose not to let it run. */
-  endRequest(call: ToolCallState | undefined, rejected = false): void {
+  /** The box about `call` closed; `notRun`: the user's answer does not let it run. */
+  endRequest(call: ToolCallState | undefined, notRun?: NotRun): void {
     // The turn's timer counts Claude's work: the time the box waited for the user is left out.
     if (this.askedAt !== undefined) this.turnStarted += Date.now() - this.askedAt;
     this.askedAt = undefined;
     if (call) {
       call.asking = false;
-      if (rejected) call.rejected = true;
+      if (notRun) call.notRun = notRun;
       // The box was about this call: its next status needs no title.
       this.toolLines.lastCall = call.id;
     }

@@ -53,7 +53,7 @@ export class ToolCallLines {
       return;
     }
     // A rejected command never ran: its "output" is Claude Code's note to the model.
-    if (call.terminal && !call.rejected) this.terminalOutput(call);
+    if (call.terminal && !call.notRun) this.terminalOutput(call);
     const exit = call.terminal?.exit;
     if (exit && !endedBefore && call.status === call.printedStatus && !isActive(call)) {
       // A background command ended after its tool call: its terminal's end on its own line.
@@ -146,9 +146,9 @@ export class ToolCallLines {
     const ending =
       call.status !== "failed"
         ? undefined
-        : call.rejected
+        : call.notRun === "rejected"
           ? "rejected"
-          : this.host.interrupted()
+          : call.notRun === "cancelled" || this.host.interrupted()
             ? "interrupted"
             : undefined;
     // What the agent says then is its note to the model: the user knows why it stopped.

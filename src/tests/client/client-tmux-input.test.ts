@@ -381,6 +381,16 @@ describe("a command the user rejects", () => {
     },
   );
 
+  it("Esc in its box shows that it did not run: not Claude Code's note to the model as its output", async () => {
+    const tmux = await startClient(100, ["run"]);
+    await tmux.waitFor(/Esc to cancel/);
+    await tmux.keys("Escape");
+    const screen = await tmux.waitFor(/\[client exited \d+\]/);
+    expect(screen).toContain("not run");
+    expect(screen).not.toMatch(/· exited|failed/);
+    expect(screen).not.toContain("doesn't want to proceed");
+  });
+
   it("a command the user allows shows its output and exit code", { timeout: 30_000 }, async () => {
     const tmux = await startClient(100, ["run"]);
     await tmux.waitFor(/Esc to cancel/);
