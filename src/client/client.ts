@@ -213,13 +213,15 @@ export class TerminalClient {
     this.turn = turn;
     if (this.history.at(-1) !== text) this.history.push(text);
     this.view.startTurn(text);
+    // The prompt goes on the wire first: keys typed ahead with it (a burst) may steer at once.
+    const answer = this.agent!.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text }],
+    });
     this.io.keys?.setFallback((key) => this.keyWhileRunning(key, turn));
     this.typeAhead.show();
     try {
-      const response = await this.agent!.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: "text", text }],
-      });
+      const response = await answer;
       this.view.endTurn({ stopReason: response.stopReason });
       return response.stopReason;
     } catch (error) {

@@ -70,15 +70,19 @@ export class TypeAhead {
   }
 
   /**
-   * Sends `text` into the running turn (`_session/steering`). If the turn has just ended, the
-   * agent hands it back (`promptRequired`) and it becomes the next prompt; so does a steer
-   * the agent refuses.
+   * Sends `text` into the running turn (`_session/steering`) and says what became of it once
+   * the agent answered. If no turn runs (it has just ended), the agent hands it back
+   * (`promptRequired`) and it becomes the next prompt; so does a steer the agent refuses.
    */
   private async steer(text: string): Promise<void> {
-    this.view.note(`› ${oneLine(text)} (sent to the running turn)`);
+    const line = `› ${oneLine(text)}`;
     try {
       const response = await this.sendSteer(text);
-      if (response.outcome !== "promptRequired") return;
+      if (response.outcome !== "promptRequired") {
+        this.view.note(`${line} (sent to the running turn)`);
+        return;
+      }
+      this.view.note(`${line} (no turn was running: queued as the next prompt)`);
     } catch (error) {
       this.view.note(`Could not steer the turn (${errorText(error)}): queued as the next prompt.`);
     }

@@ -116,7 +116,7 @@ describe("typing while a turn runs", () => {
     expect(client.prompts).toEqual(["Go.", "next thing"]);
   });
 
-  it("a steer the agent hands back (promptRequired: the turn had ended) runs as the next prompt", async () => {
+  it("a steer the agent hands back (promptRequired: the turn had ended) runs as the next prompt, and is said to be queued, not sent", async () => {
     const client = start({
       steering: true,
       answer: { outcome: "promptRequired", reason: "noRunningTurn" },
@@ -127,6 +127,11 @@ describe("typing while a turn runs", () => {
     client.release();
     expect(await client.done).toBe(0);
     expect(client.prompts).toEqual(["Go.", "too late"]);
+    // It says what became of the line, once the agent answered: it was not steered.
+    expect(client.output()).toContain(
+      "› too late (no turn was running: queued as the next prompt)",
+    );
+    expect(client.output()).not.toContain("(sent to the running turn)");
   });
 
   it("with an agent that does not steer, Enter queues the text as the next prompt", async () => {

@@ -228,6 +228,22 @@ describe("a resize while a reply streams", () => {
   );
 });
 
+describe("lines typed in one burst with an agent that steers", () => {
+  it("the first line is the prompt and goes first; the next ones are steered into its turn, and each says what became of it", async () => {
+    const tmux = await startClient(100, [], ["env", "STUB_STEERING=1", ...STUB_AGENT]);
+    await tmux.waitFor(/Enter to send/);
+    // "slow" runs 2 s: the lines after it reach the agent while its turn runs.
+    await tmux.keys("slow", "Enter", "burst two", "Enter", "burst three", "Enter");
+    await tmux.waitFor(/Slow done\./);
+    await tmux.waitFor(/Enter to send/);
+    const screen = await tmux.capture();
+    expect(screen).toContain("› burst two (sent to the running turn)");
+    expect(screen).toContain("› burst three (sent to the running turn)");
+    // What was steered is not also sent again as a prompt.
+    expect(screen).not.toContain('You said: "burst');
+  });
+});
+
 describe("a steer sent mid-reply", () => {
   it(
     "is noted above the paragraph being written, which stays whole: no word split around it",
