@@ -262,6 +262,7 @@ export class TerminalClient {
   cancelTurn(): void {
     const turn = this.turn;
     if (!turn || turn.signal.aborted || !this.agent || !this.sessionId) return;
+    this.typeAhead.hold();
     this.view.interrupt();
     this.view.note("Cancelling the turn…");
     this.agent
@@ -292,9 +293,25 @@ export class TerminalClient {
       const draft = this.typeAhead.takeDraft();
       // A Ctrl-C that just interrupted the turn counts: the next one quits, as in Claude Code.
       const armed = Date.now() - this.interruptedAt < QUIT_WINDOW_MS;
-      const input = await this.interactive!.readPrompt(draft, this.history, armed);
+      const held = this.typeAhead.heldPrompts();
+      if (held.length > 0) {
+        const what = held.length === 1 ? "1 queued prompt is" : `${held.length} queued prompts are`;
+        view.note(`Interrupted: ${what} held. Enter sends them, Esc drops them.`);
+      }
+      const input = await this.interactive!.readPrompt(draft, this.history, armed, held.length > 0);
+      if (input.action === "cancel" && held.length > 0) {
+        this.typeAhead.drop();
+        view.note("Held prompts dropped.");
+        continue;
+      }
       if (input.action !== "submit") return;
       const text = input.text.trim();
+      if (text === "/exit" || text === "/quit") return;
+      if (held.length > 0) {
+        // Enter sends the held prompts, then what was typed.
+        this.typeAhead.release(text === "" ? undefined : text);
+        continue;
+      }
       if (text === "") continue;
       if (text === "/exit" || text === "/quit") return;
       const mode = /^\/mode\s+(\S+)$/.exec(text);

@@ -246,6 +246,7 @@ export class InteractiveAnswerer implements Answerer {
     initial: string,
     history: readonly string[],
     armed = false,
+    escapeCancels = false,
   ): Promise<LineOutcome> {
     const modal = this.openModal(true);
     try {
@@ -257,6 +258,7 @@ export class InteractiveAnswerer implements Answerer {
         history,
         prompting: true,
         armed,
+        escapeCancels,
       });
     } finally {
       modal.close();

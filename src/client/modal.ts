@@ -40,6 +40,8 @@ export interface LineOptions {
   prompting?: boolean;
   /** A Ctrl-C came just before (it interrupted a turn): the next one on it quits. */
   armed?: boolean;
+  /** At the prompt, Esc answers `cancel`: something waits that Esc drops (held prompts). */
+  escapeCancels?: boolean;
 }
 
 export type MenuOutcome = { action: MenuAction | "aborted"; state: MenuState };
@@ -190,7 +192,8 @@ export class Modal {
           continue;
         }
         case "cancel":
-          if (options.prompting) continue; // Esc at the prompt: nothing to cancel
+          // Esc at the prompt: nothing to cancel, unless something waits on it.
+          if (options.prompting && !options.escapeCancels) continue;
           break;
         case "interrupt":
           if (options.prompting && state.text !== "") {

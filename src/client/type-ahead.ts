@@ -17,6 +17,8 @@ export class TypeAhead {
   private draft: LineState = EMPTY_LINE;
   /** Prompts submitted while a turn ran: each the next turn's prompt, in order. */
   private readonly queued: string[] = [];
+  /** The user interrupted the turn: the queued prompts wait for Enter (Esc drops them). */
+  private held = false;
   /** Steers not answered yet: one the agent hands back (the turn ended) becomes the next prompt. */
   private readonly steers = new Set<Promise<void>>();
 
@@ -47,10 +49,32 @@ export class TypeAhead {
     this.show();
   }
 
-  /** The next queued prompt, once every steer in flight is answered (one may come back). */
+  /** The next queued prompt, once every steer in flight is answered (one may come back); none while held. */
   async next(): Promise<string | undefined> {
     while (this.steers.size > 0) await Promise.all(this.steers);
-    return this.queued.shift();
+    return this.held ? undefined : this.queued.shift();
+  }
+
+  /** An interrupt holds the queued prompts: none starts on its own after the turn. */
+  hold(): void {
+    if (this.queued.length > 0) this.held = true;
+  }
+
+  /** The prompts held since an interrupt (none when nothing is held). */
+  heldPrompts(): readonly string[] {
+    return this.held ? this.queued : [];
+  }
+
+  /** The held prompts run again, in order, then `then` if given. */
+  release(then?: string): void {
+    this.held = false;
+    if (then !== undefined) this.queued.push(then);
+  }
+
+  /** The held prompts are dropped. */
+  drop(): void {
+    this.held = false;
+    this.queued.length = 0;
   }
 
   /** The text being typed, taken to the prompt, where it is typed on. */
@@ -63,7 +87,8 @@ export class TypeAhead {
   /** The type-ahead under the status line: queued prompts, then the text being typed. */
   show(): void {
     const width = this.view.screen.width;
-    const queued = this.queued.map((text) => `⏵ queued: ${text.replace(/\s+/g, " ")}`);
+    const mark = this.held ? "⏸ held" : "⏵ queued";
+    const queued = this.queued.map((text) => `${mark}: ${text.replace(/\s+/g, " ")}`);
     const typing =
       this.draft.text === "" ? [] : layoutInput("› ", this.draft, Math.max(8, width - 1)).rows;
     this.view.screen.setDraft([...queued, ...typing]);

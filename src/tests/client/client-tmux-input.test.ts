@@ -228,6 +228,44 @@ describe("a resize while a reply streams", () => {
   );
 });
 
+describe("an interrupt while prompts are queued", () => {
+  /** A 5 s turn with `queued` typed and queued (Tab) under it, then Ctrl-C. */
+  async function interruptWithQueue(queued: string[]): Promise<Tmux> {
+    const tmux = await startClient();
+    await slowTurn(tmux, "slow5");
+    for (const text of queued) {
+      await tmux.keys("-l", text);
+      await tmux.keys("Tab");
+    }
+    await tmux.waitFor(new RegExp(`queued: ${queued.at(-1)}`));
+    await tmux.keys("C-c");
+    await tmux.waitFor(/are held|is held/);
+    return tmux;
+  }
+
+  it("holds them: none starts on its own, and a second Ctrl-C quits", async () => {
+    const tmux = await interruptWithQueue(["q-one", "q-two"]);
+    expect(await tmux.capture()).toContain("2 queued prompts are held");
+    await tmux.keys("C-c");
+    const screen = await tmux.waitFor(/\[client exited \d+\]/);
+    expect(screen).not.toContain('You said: "q-one"');
+  });
+
+  it("Enter sends the held prompts, in order; Esc drops them", async () => {
+    const sent = await interruptWithQueue(["q-one", "q-two"]);
+    await sent.keys("Enter");
+    const screen = await sent.waitFor(/You said: "q-two"/);
+    expect(screen.indexOf('You said: "q-one"')).toBeLessThan(screen.indexOf('You said: "q-two"'));
+
+    const dropped = await interruptWithQueue(["q-gone"]);
+    await dropped.keys("Escape");
+    await dropped.waitFor(/Held prompts dropped/);
+    await dropped.keys("-l", "fresh");
+    await dropped.keys("Enter");
+    expect(await dropped.waitFor(/You said: "fresh"/)).not.toContain('You said: "q-gone"');
+  });
+});
+
 describe("lines typed in one burst with an agent that steers", () => {
   it("the first line is the prompt and goes first; the next ones are steered into its turn, and each says what became of it", async () => {
     const tmux = await startClient(100, [], ["env", "STUB_STEERING=1", ...STUB_AGENT]);
