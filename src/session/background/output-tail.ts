@@ -100,7 +100,9 @@ export class OutputTail {
       const read = buffer.subarray(0, bytesRead);
       this.offset += bytesRead;
       this.total += bytesRead;
-      this.last = Buffer.concat([this.last, read]).subarray(-LAST_BYTES);
+      // A copy of the last bytes alone: a view would keep the whole read buffer alive.
+      const tail = Buffer.concat([this.last, read.subarray(-LAST_BYTES)]);
+      this.last = Buffer.from(tail.subarray(-LAST_BYTES));
       return restarted + this.decoder.write(read);
     } finally {
       await handle.close();
