@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --memory-live] [-- --only turn,session,cold,permission,streaming,memory,history]
+// npm run bench [-- --quick] [-- --memory-live] [-- --only turn,session,cold,permission,streaming,memory,history,auth]
 // Runs the suites, prints ONE table on stdout (progress on stderr) and writes it as JSON
 // to bench/results/latest.json. Needs `npm run build` first: the agent is dist/index.js.
 import { execFileSync } from "node:child_process";
@@ -12,6 +12,7 @@ import type { BenchContext } from "./support/context.js";
 import { REPO_ROOT, requireBuiltAgent } from "./support/paths.js";
 import { progress } from "./support/progress.js";
 import { formatTable, type Report, type SuiteResult } from "./support/report.js";
+import { runAuthStatus } from "./auth-status.js";
 import { runColdPath } from "./cold-path.js";
 import { runHistory } from "./history.js";
 import { runMemory } from "./memory.js";
@@ -28,6 +29,7 @@ const SUITES: Record<string, (ctx: BenchContext) => Promise<SuiteResult>> = {
   streaming: runStreaming,
   memory: runMemory,
   history: runHistory,
+  auth: runAuthStatus,
 };
 
 interface Args {

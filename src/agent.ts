@@ -8,12 +8,18 @@ import {
   newSessionParams,
   savedSessionParams,
   sessionIdParams,
+  SESSION_STATUS_METHOD,
   SET_TITLE_METHOD,
   setTitleParams,
   UNARCHIVE_METHOD,
 } from "./acp/session-params.js";
 import { mergingTextChannel, v1Channel, type MergingChannel } from "./acp/channel.js";
-import { gatewayProtocol } from "./acp/auth.js";
+import {
+  AUTH_STATUS_METHOD,
+  AUTH_STATUS_UPDATE_METHOD,
+  authStatusParams,
+  gatewayProtocol,
+} from "./acp/auth.js";
 import {
   gatewayConfigOf,
   providerConfigOf,
@@ -37,6 +43,7 @@ import {
   workspaceTrustState,
 } from "./acp/workspace-trust.js";
 import { AgentCore } from "./core/agent-core.js";
+import type { AuthStatusInfo } from "./core/auth-status.js";
 import type { AgentDependencies } from "./core/dependencies.js";
 import type { Session } from "./session/session.js";
 
@@ -53,6 +60,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
   let channel: MergingChannel | undefined;
   const core = new AgentCore(deps, (id, capabilities) => sessionClient(channel!, id, capabilities));
   let unstableCapabilities: UnstableClientCapabilities = {};
+  let statusUpdates: ((status: AuthStatusInfo) => Promise<void>) | undefined;
 
   /** A response comes after the updates sent before it: a text chunk held goes first. */
   const answering = <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
@@ -79,11 +87,14 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       (capabilities) => (unstableCapabilities = capabilities),
     )
       .onConnect((connection) => {
-        channel = mergingTextChannel(v1Channel(connection.client));
+        const client = connection.client;
+        channel = mergingTextChannel(v1Channel(client));
+        statusUpdates = (status) => client.notify(AUTH_STATUS_UPDATE_METHOD, status);
         connection.signal.addEventListener("abort", () => core.disconnected());
       })
       .onRequest(methods.agent.initialize, ({ params }) => {
         core.initialize({ ...params.clientCapabilities, ...unstableCapabilities });
+        if (statusUpdates) void core.watchAuthStatus(statusUpdates);
         return initializeResponse(params);
       })
       // The methods that open a session read the unstable `systemPrompt` (session-params.ts).
@@ -149,6 +160,11 @@ export function createAgent(deps: AgentDependencies): AgentApp {
         }),
       )
       .onRequest(
+        SESSION_STATUS_METHOD,
+        sessionIdParams,
+        answering(async ({ params }) => ({ status: await core.sessionStatus(params.sessionId) })),
+      )
+      .onRequest(
         SET_TITLE_METHOD,
         setTitleParams,
         answering(async ({ params }) => ({
@@ -191,6 +207,11 @@ export function createAgent(deps: AgentDependencies): AgentApp {
           else await core.authenticate(params.methodId);
           return {};
         }),
+      )
+      .onRequest(
+        AUTH_STATUS_METHOD,
+        authStatusParams,
+        answering(() => core.authStatus()),
       )
       .onRequest(
         PROVIDERS_LIST_METHOD,

@@ -1,4 +1,5 @@
 import type { AuthMethod, ClientCapabilities } from "@agentclientprotocol/sdk";
+import { z } from "zod";
 
 /** The argument that makes this agent run Claude Code's login instead of serving ACP. */
 export const LOGIN_ARGUMENT = "--login";
@@ -150,3 +151,16 @@ export function authRequiredMessage(reason?: string): string {
     `${LOGIN_ARGUMENT}\` in a terminal.`
   );
 }
+
+/** Unstable: the agent's authentication status, and its changes (core/auth-status.ts). */
+export const AUTH_STATUS_METHOD = "auth/status";
+export const AUTH_STATUS_UPDATE_METHOD = "auth/status_update";
+
+const statusRequest = z
+  .looseObject({ _meta: z.record(z.string(), z.unknown()).nullish().catch(undefined) })
+  .nullish();
+
+/** Validates auth/status params: there are none to read. */
+export const authStatusParams = {
+  parse: (params: unknown): z.infer<typeof statusRequest> => statusRequest.parse(params),
+};

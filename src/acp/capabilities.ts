@@ -41,7 +41,8 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
   _meta: { claudeCode: { promptQueueing: true } },
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
-  auth: { logout: {} },
+  // `status`: auth/status and auth/status_update (core/auth-status.ts).
+  auth: { logout: {}, ...({ status: {} } as object) },
   // Unstable: providers/list, set and disable (core/accounts.ts).
   ...({ providers: {} } as object),
   sessionCapabilities: {
@@ -58,7 +59,9 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
     // Claude Code's own mark (core/saved-sessions.ts).
     // `workspaceTrust`: the RFD's state on the responses that open a session, and
     // trust/apply (core/session-trust.ts).
+    // `status`: session/status, open or saved (core/saved-sessions.ts).
     ...({
+      status: {},
       fork: {},
       systemPrompt: { mode: { override: {} } },
       title: {},

@@ -92,10 +92,11 @@ export const setTitleParams = {
 /** `session/archive` and `session/unarchive` are in ACP's unstable API too. */
 export const ARCHIVE_METHOD = "session/archive";
 export const UNARCHIVE_METHOD = "session/unarchive";
+export const SESSION_STATUS_METHOD = "session/status";
 
 const sessionOnly = z.looseObject({ sessionId: z.string(), _meta: changeMeta });
 
-/** Validates archive and unarchive params. */
+/** Validates archive, unarchive and status params. */
 export const sessionIdParams = {
   parse: (params: unknown): z.infer<typeof sessionOnly> => sessionOnly.parse(params),
 };

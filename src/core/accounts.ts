@@ -6,15 +6,18 @@ import type { ProviderConfig } from "../providers/provider-config.js";
 import { Providers, type ProviderListing } from "../providers/providers.js";
 import { isModelId } from "../session/configuration/model-ids.js";
 import type { SessionRegistry } from "../session/registry.js";
+import { AuthStatus } from "./auth-status.js";
 import type { AgentDependencies } from "./dependencies.js";
 
 /**
  * The accounts Claude Code runs under: the provider a client set (providers/set, a gateway
  * login), which decides where its requests go, and Claude Code's own login, checked after a
- * terminal login and logged out.
+ * terminal login and logged out; and what of them is in effect (auth-status.ts), told again
+ * after each change made here.
  */
 export class Accounts {
   private readonly providers: Providers;
+  readonly status: AuthStatus;
 
   constructor(
     private readonly deps: Pick<AgentDependencies, "env" | "resolveExecutable">,
@@ -24,6 +27,10 @@ export class Accounts {
     private readonly warmUp: () => void,
   ) {
     this.providers = new Providers(deps.env);
+    this.status = new AuthStatus(deps.env, () => {
+      const config = this.providers.current?.config;
+      return config && { apiType: config.apiType, baseUrl: config.baseUrl };
+    });
   }
 
   /** The provider the client set, by its routing (never its headers), for the model cache. */
@@ -49,15 +56,19 @@ export class Accounts {
     if (!isLoginMethod(methodId)) {
       throw new InvalidParamsError(`Unknown auth method "${echoed(methodId)}".`, { methodId });
     }
-    if (!(await claudeLoggedIn(deps.resolveExecutable(), deps.env))) {
-      throw new AuthRequiredError("Claude Code is not logged in yet");
-    }
+    const loggedIn = await claudeLoggedIn(deps.resolveExecutable(), deps.env);
+    await this.status.changed();
+    if (!loggedIn) throw new AuthRequiredError("Claude Code is not logged in yet");
   }
 
   /** Claude Code's logout; a provider the client set (its headers are credentials) goes first. */
   async logout(): Promise<void> {
     if (this.providers.current) await this.disableProvider();
-    await claudeLogout(this.deps.resolveExecutable(), this.deps.env);
+    try {
+      await claudeLogout(this.deps.resolveExecutable(), this.deps.env);
+    } finally {
+      await this.status.changed();
+    }
   }
 
   /** `providers/list`: where requests go now, without the headers. */
@@ -71,16 +82,17 @@ export class Accounts {
    */
   async setProvider(config: ProviderConfig): Promise<void> {
     await this.providers.set(config);
-    this.providerChanged();
+    await this.providerChanged();
   }
 
   /** `providers/disable`: back to the agent's environment, for new and open sessions. */
   async disableProvider(): Promise<void> {
     await this.providers.disable();
-    this.providerChanged();
+    await this.providerChanged();
   }
 
-  private providerChanged(): void {
+  private async providerChanged(): Promise<void> {
+    await this.status.changed();
     const provider = this.provider();
     const models = this.providerModels();
     for (const session of this.sessions.all()) session.reroute(provider, models);

@@ -13,7 +13,9 @@ import type { ProviderListing } from "../providers/providers.js";
 import { SavedPrompts } from "../session/lifecycle/saved-prompts.js";
 import { SessionRegistry } from "../session/registry.js";
 import type { Session } from "../session/session.js";
+import { AuthRequiredError } from "../errors.js";
 import { Accounts } from "./accounts.js";
+import type { AuthStatusInfo } from "./auth-status.js";
 import { ClosedSessions } from "./closed-sessions.js";
 import type { AgentDependencies, SessionClientFactory } from "./dependencies.js";
 import { type OpenParams, type SavedSessionParams, SessionOpening } from "./opening.js";
@@ -68,6 +70,7 @@ export class AgentCore {
 
   /** The client is gone: every session closes. */
   disconnected(): void {
+    this.accounts.status.stop();
     this.sessions.closeAll();
     log.info("client disconnected; sessions closed");
   }
@@ -110,6 +113,11 @@ export class AgentCore {
     return this.saved.setTitle(sessionId, title, meta);
   }
 
+  /** `session/status` (saved-sessions.ts). */
+  sessionStatus(sessionId: string): Promise<"open" | "saved"> {
+    return this.saved.status(sessionId);
+  }
+
   /** `session/archive` and `session/unarchive` (saved-sessions.ts). */
   setArchived(sessionId: string, archived: boolean, meta?: unknown): Promise<void> {
     return this.saved.setArchived(sessionId, archived, meta);
@@ -127,7 +135,13 @@ export class AgentCore {
   ): Promise<PromptResponse> {
     const session = this.sessions.require(sessionId);
     if (!(await this.trust.beforePrompt(session))) return { stopReason: "cancelled" };
-    return session.prompt(prompt, signal, started);
+    try {
+      return await session.prompt(prompt, signal, started);
+    } catch (error) {
+      // Claude Code refused the credentials: the status says so until they change.
+      if (error instanceof AuthRequiredError) await this.accounts.status.refused();
+      throw error;
+    }
   }
 
   /** The trust of a session's folder, as the responses that open it state it. */
@@ -166,6 +180,16 @@ export class AgentCore {
   /** A login the client ran in a terminal, checked (accounts.ts). */
   authenticate(methodId: string): Promise<void> {
     return this.accounts.authenticate(methodId);
+  }
+
+  /** `auth/status` (auth-status.ts): no Claude Code start, no network. */
+  authStatus(): Promise<AuthStatusInfo> {
+    return this.accounts.status.current();
+  }
+
+  /** `auth/status_update`: `listener` hears each change of the status from now on. */
+  watchAuthStatus(listener: (status: AuthStatusInfo) => Promise<void> | void): Promise<void> {
+    return this.accounts.status.watch(listener);
   }
 
   logout(): Promise<void> {

@@ -67,6 +67,17 @@ export class SavedSessions {
   }
 
   /**
+   * `session/status`, without opening anything: `open` for a session held here (its Claude
+   * Code process may be released while idle), `saved` for one Claude Code saved in any
+   * directory (as set_title finds it), else -32002.
+   */
+  async status(sessionId: string): Promise<"open" | "saved"> {
+    if (this.sessions.find(sessionId)) return "open";
+    if (await savedIn(this.deps.transcripts)(sessionId)) return "saved";
+    throw new SessionNotFoundError(sessionId);
+  }
+
+  /**
    * `session/set_title`: the title is saved as Claude Code's `/rename` saves it, so the
    * listing, `claude --resume` and a later load show it; an open session publishes it.
    */

@@ -35,7 +35,7 @@ export interface ProviderRouting {
 export const ANTHROPIC_API_URL = "https://api.anthropic.com";
 
 /** Claude Code's reading of an environment flag. */
-function isTruthy(value: string | undefined): boolean {
+export function isTruthy(value: string | undefined): boolean {
   return ["1", "true", "yes", "on"].includes((value ?? "").trim().toLowerCase());
 }
 

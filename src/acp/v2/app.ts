@@ -1,5 +1,6 @@
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { AgentCore } from "../../core/agent-core.js";
+import type { AuthStatusInfo } from "../../core/auth-status.js";
 import type { AgentDependencies } from "../../core/dependencies.js";
 import type { Session } from "../../session/session.js";
 import { sessionClient } from "../session-client.js";
@@ -22,6 +23,7 @@ import { toV2ConfigOptions } from "./updates.js";
 export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
   let channel: V2Channel | undefined;
   let prompts: PromptLifecycle | undefined;
+  let statusUpdates: ((status: AuthStatusInfo) => Promise<void>) | undefined;
   const core = new AgentCore(deps, (id, capabilities) => sessionClient(channel!, id, capabilities));
 
   /**
@@ -46,13 +48,16 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
   return v2
     .agent({ name: "claude-agent-acp" })
     .onConnect((connection) => {
-      channel = new V2Channel(connection.client);
+      const client = connection.client;
+      channel = new V2Channel(client);
+      statusUpdates = (status) => client.notify(v2.methods.client.auth.statusUpdate, status);
       prompts = new PromptLifecycle(core, channel);
       connection.signal.addEventListener("abort", () => core.disconnected());
     })
     .onRequest(v2.methods.agent.initialize, ({ params }) => {
       const capabilities = sessionCapabilities(params.capabilities);
       core.initialize(capabilities);
+      if (statusUpdates) void core.watchAuthStatus(statusUpdates);
       return initializeResponseV2(capabilities);
     })
     .onRequest(
@@ -118,6 +123,16 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
         );
         return {};
       }),
+    )
+    .onRequest(
+      v2.methods.agent.session.status,
+      withRequestErrors(async ({ params }) => ({
+        status: await core.sessionStatus(params.sessionId),
+      })),
+    )
+    .onRequest(
+      v2.methods.agent.auth.status,
+      withRequestErrors(() => core.authStatus()),
     )
     .onRequest(
       v2.methods.agent.session.unarchive,

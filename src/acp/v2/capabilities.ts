@@ -21,9 +21,12 @@ export const AGENT_CAPABILITIES_V2: v2.AgentCapabilities = {
     fork: {},
     systemPrompt: { mode: { override: {} } },
     // Unstable: session/set_title, saved as Claude Code's /rename (core/saved-sessions.ts);
-    // session/archive and unarchive, with Claude Code's own mark (core/saved-sessions.ts).
-    ...({ title: {}, archive: {} } as object),
+    // session/archive and unarchive, with Claude Code's own mark, and session/status
+    // (core/saved-sessions.ts).
+    ...({ title: {}, archive: {}, status: {} } as object),
   },
+  // Unstable: auth/status and auth/status_update (core/auth-status.ts).
+  ...({ auth: { status: {} } } as object),
   // Unstable: providers/list, set and disable (core/accounts.ts).
   providers: {},
 };

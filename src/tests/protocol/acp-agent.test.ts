@@ -53,7 +53,8 @@ describe("initialize", () => {
     expect(response.agentCapabilities).toEqual({
       loadSession: true,
       _meta: { claudeCode: { promptQueueing: true } },
-      auth: { logout: {} },
+      // auth/status and session/status: auth-and-session-status.test.ts, e2e-auth-status.test.ts.
+      auth: { logout: {}, status: {} },
       // providers/list, set and disable: providers.test.ts, e2e-providers.test.ts.
       providers: {},
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
@@ -69,6 +70,7 @@ describe("initialize", () => {
         title: {},
         archive: {},
         workspaceTrust: {},
+        status: {},
       },
     });
   });

@@ -99,6 +99,19 @@ describe("session/list and session/resume", () => {
     ]);
   });
 
+  it("session/status: saved for a session on disk, open once resumed, without opening anything itself; auth/status answers too", async () => {
+    const { agent, cwd, claude } = await withSaved();
+    const status = () => agent.request(v2.methods.agent.session.status, { sessionId: SAVED });
+    expect(await status()).toEqual({ status: "saved" });
+    expect(claude.started).toHaveLength(0);
+    await agent.request(v2.methods.agent.session.resume, { sessionId: SAVED, cwd });
+    expect(await status()).toEqual({ status: "open" });
+    expect(await agent.request(v2.methods.agent.auth.status, {})).toEqual({
+      state: "unauthenticated",
+      accounts: [],
+    });
+  });
+
   it("resume without replayFrom replays nothing and reports the current state, idle, before it answers", async () => {
     const { agent, cwd, events, claude } = await withSaved();
     const answer = await agent.request(v2.methods.agent.session.resume, {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { methods, RequestError } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { authRequiredMessage, LOGINS } from "../../acp/auth.js";
-import { fakeClaude, result, sdkMessage } from "../support/fake-claude.js";
+import { authenticationFailure, fakeClaude } from "../support/fake-claude.js";
 import { connectInProcess, isolatedEnv } from "../support/in-process.js";
 import { REGISTRY_VALIDATOR, ZED } from "../support/client-handshakes.js";
 
@@ -60,7 +60,7 @@ describe("accounts", () => {
       clientCapabilities: {},
     });
     expect(response.authMethods).toEqual([]);
-    expect(response.agentCapabilities?.auth).toEqual({ logout: {} });
+    expect(response.agentCapabilities?.auth).toEqual({ logout: {}, status: {} });
   });
 
   it("a client with auth.terminal is offered Claude Code's two logins, Claude account and Anthropic Console, as terminal methods relaunching this agent with --login", async () => {
@@ -170,23 +170,7 @@ describe("accounts", () => {
       .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] })
       .catch((e: unknown) => e);
     await query.waitForSent(1);
-    query.emit(
-      sdkMessage({
-        type: "assistant",
-        message: {
-          id: "x",
-          model: "<synthetic>",
-          content: [{ type: "text", text: "Not logged in · Please run /login" }],
-        },
-        parent_tool_use_id: null,
-        error: "authentication_failed",
-      }),
-      result({
-        isError: true,
-        text: "Not logged in · Please run /login",
-        stopReason: "stop_sequence",
-      }),
-    );
+    query.emit(...authenticationFailure("Not logged in · Please run /login"));
     const error = await prompt;
     expect(rpcCode(error)).toBe(-32000);
     expect((error as RequestError).message).toContain("Not logged in");

@@ -338,6 +338,19 @@ export function result(
   });
 }
 
+/** What Claude Code sends for a turn its credentials were refused for: its note, then the result. */
+export function authenticationFailure(text: string): SDKMessage[] {
+  return [
+    sdk({
+      type: "assistant",
+      message: { id: "x", model: "<synthetic>", content: [{ type: "text", text }] },
+      parent_tool_use_id: null,
+      error: "authentication_failed",
+    }),
+    result({ isError: true, text, stopReason: "stop_sequence" }),
+  ];
+}
+
 /** The result of a turn Claude Code started itself for a task notification. */
 export function ownTurnResult(fields: Parameters<typeof result>[0] = {}): SDKMessage {
   return result({
