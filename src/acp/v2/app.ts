@@ -126,9 +126,12 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
     )
     .onRequest(
       v2.methods.agent.session.status,
-      withRequestErrors(async ({ params }) => ({
-        status: await core.sessionStatus(params.sessionId),
-      })),
+      withRequestErrors(async ({ params }) => {
+        const status = await core.sessionStatus(params.sessionId);
+        // The state snapshot v2 asks for, as last reported on this connection.
+        const state = status === "open" ? channel!.lastState(params.sessionId) : undefined;
+        return { status, ...(state ? { state } : {}) };
+      }),
     )
     .onRequest(
       v2.methods.agent.auth.status,

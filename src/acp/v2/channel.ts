@@ -10,6 +10,8 @@ type Foreground = "idle" | "running" | "requires_action";
 /** One opening of a session on this connection: its foreground state and open requests. */
 export interface SessionHandle {
   state: Foreground;
+  /** The last state update sent, for session/status (none yet: a session just opened). */
+  last?: v2.StateUpdate;
   asks: number;
 }
 
@@ -92,6 +94,11 @@ export class V2Channel implements ClientChannel {
     await own.work.end(() => this.state(sessionId, idleState(end), own.handle));
   }
 
+  /** The last state update of a session open here, as session/status reports it. */
+  lastState(sessionId: string): v2.StateUpdate | undefined {
+    return this.foreground.get(sessionId)?.last;
+  }
+
   /** The session's foreground state as last reported, if it is open here. */
   stateOf(sessionId: string): Foreground | undefined {
     return this.foreground.get(sessionId)?.state;
@@ -107,6 +114,7 @@ export class V2Channel implements ClientChannel {
     if (state.state === "idle" || state.state === "running" || state.state === "requires_action") {
       entry.state = state.state;
     }
+    entry.last = state;
     await this.send({ sessionId, update: { sessionUpdate: "state_update", ...state } });
   }
 

@@ -105,7 +105,8 @@ describe("session/list and session/resume", () => {
     expect(await status()).toEqual({ status: "saved" });
     expect(claude.started).toHaveLength(0);
     await agent.request(v2.methods.agent.session.resume, { sessionId: SAVED, cwd });
-    expect(await status()).toEqual({ status: "open" });
+    // With the state resume reported before its answer.
+    expect(await status()).toEqual({ status: "open", state: { state: "idle" } });
     expect(await agent.request(v2.methods.agent.auth.status, {})).toEqual({
       state: "unauthenticated",
       accounts: [],
