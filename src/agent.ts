@@ -37,6 +37,7 @@ import {
   type UnstableClientCapabilities,
 } from "./acp/unstable-capabilities.js";
 import { STEERING_METHOD, steeringParams } from "./acp/steering.js";
+import { CANCEL_TOOL_CALL_METHOD, cancelToolCallParams } from "./acp/tool-call-cancel.js";
 import {
   applyTrustParams,
   TRUST_APPLY_METHOD,
@@ -181,6 +182,14 @@ export function createAgent(deps: AgentDependencies): AgentApp {
         answering(({ params }) =>
           Promise.resolve(core.steer(params.sessionId, params.prompt, params.idleBehavior)),
         ),
+      )
+      .onRequest(
+        CANCEL_TOOL_CALL_METHOD,
+        cancelToolCallParams,
+        answering(({ params }) => {
+          core.stopToolCall(params.sessionId, params.toolCallId);
+          return Promise.resolve({});
+        }),
       )
       .onRequest(
         methods.agent.session.setMode,

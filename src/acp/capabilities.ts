@@ -9,6 +9,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { authMethods } from "./auth.js";
 import { STEERING_META } from "./steering.js";
+import { CANCEL_TOOL_CALL_META } from "./tool-call-cancel.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version.js";
 
 export const AGENT_INFO: Implementation = {
@@ -38,7 +39,9 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
   loadSession: true,
   // A prompt sent while one runs waits for it and gets its own answer
   // (session/turns/turn-queue.ts).
-  _meta: { claudeCode: { promptQueueing: true } },
+  // `_session/cancel_tool_call`: one command or subagent stops, the turn goes on
+  // (session/background/tool-call-stops.ts).
+  _meta: { claudeCode: { promptQueueing: true }, ...CANCEL_TOOL_CALL_META },
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
   // `status`: auth/status and auth/status_update (core/auth-status.ts).

@@ -170,6 +170,11 @@ export class AgentCore {
     return this.sessions.require(sessionId).setConfigOption(configId, value);
   }
 
+  /** One command or subagent of the session stops; its turn goes on. */
+  stopToolCall(sessionId: string, toolCallId: string): void {
+    this.sessions.require(sessionId).stopToolCall(toolCallId);
+  }
+
   /** `session/cancel`: the session's turn (or trust ask), or the subagent of a child session id. */
   cancel(sessionId: string): void {
     const session = this.sessions.find(sessionId);

@@ -226,18 +226,14 @@ export class Session {
     );
   }
 
-  /**
-   * Tells the client which slash commands it can offer and the conversation's title, then
-   * which MCP servers failed.
-   */
+  /** Tells the client its slash commands and the title, then which MCP servers failed. */
   announce(): Promise<void> {
     return this.parts.startup.announce(this.parts);
   }
 
   /**
-   * Queues a prompt; it runs after the ones before it and resolves with its stop reason.
-   * `signal` (the request's own cancellation) cancels this prompt only; `started` is called
-   * when its turn starts, after the turns before it (ACP v2 answers the prompt then).
+   * Queues a prompt, run after the ones before it; resolves with its stop reason. `signal`
+   * cancels this prompt only; `started`: its turn starts (ACP v2 answers the prompt then).
    */
   prompt(
     blocks: readonly ContentBlock[],
@@ -250,6 +246,11 @@ export class Session {
   /** `_session/steering`: the message joins the running turn, or starts one (steering.ts). */
   steer(blocks: readonly ContentBlock[], idleBehavior?: string): SteeringResponse {
     return enterSteer(this.entry, blocks, idleBehavior);
+  }
+
+  /** One command or subagent stops; the turn goes on (background/tool-call-stops.ts). */
+  stopToolCall(toolCallId: string): void {
+    this.parts.tasks.stops.stop(toolCallId, this.parts.process.current);
   }
 
   /** `session/cancel` on one of this session's child sessions: that subagent stops. */
@@ -298,10 +299,9 @@ export class Session {
   }
 
   /**
-   * The user trusted the folder: the process goes when the session is idle (else when the
-   * next turn comes, as for `reroute`), and the next one starts with the folder's settings,
-   * hooks, MCP servers and instructions, resuming the conversation; the client then hears of
-   * the commands it brings.
+   * The user trusted the folder: the process goes when the session is idle (else at the next
+   * turn, as for `reroute`); the next one resumes the conversation with the folder's
+   * settings, hooks, MCP servers and instructions, and the client hears of its commands.
    */
   loadProjectContext(): void {
     if (this.projectContext || this.closed) return;

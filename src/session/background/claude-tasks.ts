@@ -3,6 +3,7 @@ import type { SDKMessage, SDKUserMessage, SystemMessage } from "../../claude/typ
 import { isRecord } from "../../util/records.js";
 import type { ToolCallTracker, TrackedToolCall } from "../stream/tool-calls.js";
 import { UNFINISHED } from "../turns/unfinished.js";
+import { ToolCallStops } from "./tool-call-stops.js";
 
 /** Claude Code's task type of a subagent. */
 const AGENT_TASK = "local_agent";
@@ -40,10 +41,16 @@ export class ClaudeTasks {
   /** The task of each command that went on in the background, by its tool use id. */
   private readonly backgroundCommands = new Map<string, string>();
 
-  constructor(private readonly host: ClaudeTasksHost) {}
+  /** One command or subagent stopped on its own (tool-call-stops.ts). */
+  readonly stops: ToolCallStops;
+
+  constructor(private readonly host: ClaudeTasksHost) {
+    this.stops = new ToolCallStops(host.tools);
+  }
 
   /** Every message of `process`, in order, before it is shown. */
   async observe(message: SDKMessage, process: ClaudeQuery): Promise<void> {
+    this.stops.observe(message);
     if (message.type === "system") return this.system(message, process);
     if (message.type !== "assistant" && message.type !== "user") return;
     const agent = "agent_id" in message ? message.agent_id : undefined;

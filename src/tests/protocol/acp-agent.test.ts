@@ -52,7 +52,8 @@ describe("initialize", () => {
     // Only what works: every capability here is exercised by a test.
     expect(response.agentCapabilities).toEqual({
       loadSession: true,
-      _meta: { claudeCode: { promptQueueing: true } },
+      // _session/cancel_tool_call: e2e-tool-call-cancel.test.ts.
+      _meta: { claudeCode: { promptQueueing: true }, cancelToolCall: { supported: true } },
       // auth/status and session/status: auth-and-session-status.test.ts, e2e-auth-status.test.ts.
       auth: { logout: {}, status: {} },
       // providers/list, set and disable: providers.test.ts, e2e-providers.test.ts.
