@@ -2,10 +2,18 @@ import type { ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import { cleanSingleLine } from "../util/text.js";
 import { familyOf } from "./families.js";
 import { parsePartialInput } from "./partial-input.js";
+import { SUBAGENT_TOOLS } from "./renderers/agent.js";
+import { TERMINAL_TOOLS } from "./renderers/terminal.js";
 import type { ToolContext, ToolInfo, ToolInput } from "./types.js";
 
 export type { ToolContext, ToolInfo, ToolInput } from "./types.js";
 export { parsePartialInput } from "./partial-input.js";
+
+/**
+ * The tools Claude Code runs as tasks it can stop one by one, the turn going on: commands
+ * and subagents (session/background/tool-call-stops.ts; v2's per-call `cancel`).
+ */
+export const STOPPABLE_TOOLS: ReadonlySet<string> = new Set([...TERMINAL_TOOLS, ...SUBAGENT_TOOLS]);
 
 /** The single source of a tool call's name, kind, title, content and locations. */
 export function toolInfoFromToolUse(

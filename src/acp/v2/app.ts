@@ -39,6 +39,13 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
     channel!.close(sessionId);
   };
 
+  /** `tool_call/cancel`, `terminal/cancel`: one command or subagent stops, the turn goes on. */
+  const cancelling = (sessionId: string, toolCallId: string) => {
+    core.stopToolCall(sessionId, toolCallId);
+    channel!.cancelling(sessionId, toolCallId);
+    return Promise.resolve({});
+  };
+
   /** The session is open here: its state is tracked from now on. */
   const opened = (session: Session) => {
     channel!.open(session.id);
@@ -136,6 +143,15 @@ export function createV2Agent(deps: AgentDependencies): v2.AgentApp {
     .onRequest(
       v2.methods.agent.auth.status,
       withRequestErrors(() => core.authStatus()),
+    )
+    .onRequest(
+      v2.methods.agent.toolCall.cancel,
+      withRequestErrors(({ params }) => cancelling(params.sessionId, params.toolCallId)),
+    )
+    .onRequest(
+      v2.methods.agent.terminal.cancel,
+      // A command's terminal is named by its tool call (tools/renderers/terminal.ts).
+      withRequestErrors(({ params }) => cancelling(params.sessionId, params.terminalId)),
     )
     .onRequest(
       v2.methods.agent.session.unarchive,

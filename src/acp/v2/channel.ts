@@ -94,6 +94,11 @@ export class V2Channel implements ClientChannel {
     await own.work.end(() => this.state(sessionId, idleState(end), own.handle));
   }
 
+  /** The client cancelled one tool call (or its terminal): it ends `cancelled`. */
+  cancelling(sessionId: string, toolCallId: string): void {
+    this.translator.cancelling(sessionId, toolCallId);
+  }
+
   /** The last state update of a session open here, as session/status reports it. */
   lastState(sessionId: string): v2.StateUpdate | undefined {
     return this.foreground.get(sessionId)?.last;

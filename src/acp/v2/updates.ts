@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type * as v1 from "@agentclientprotocol/sdk/unstable";
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import type { SessionNotificationOut } from "../channel.js";
+import { STOPPABLE_TOOLS } from "../../tools/index.js";
 import { gitPatch } from "./git-patch.js";
 
 /**
@@ -12,6 +13,8 @@ import { gitPatch } from "./git-patch.js";
  *   of one kind without an id form one message;
  * - `tool_call` becomes the `tool_call_update` that creates the call (status `pending`
  *   unless it says otherwise); `null` fields are left out, since v2 reads `null` as "clear";
+ *   a command or subagent can be cancelled (`capabilities.cancel`, on its terminal too), and
+ *   one the client cancelled that ends `failed` ends `cancelled`;
  * - diff content becomes structured changes with a git patch;
  * - the terminal `_meta` extension (`terminal_info`, `terminal_output` or
  *   `terminal_output_delta`, `terminal_exit`) becomes v2's display terminals:
@@ -53,6 +56,14 @@ export interface V2Notification {
  */
 export class UpdateTranslator {
   private readonly implicit = new Map<string, { kind: ChunkKind; messageId: string }>();
+  /** The tool calls the client cancelled (`tool_call/cancel`, `terminal/cancel`), by session. */
+  private readonly cancelled = new Map<string, Set<string>>();
+
+  /** The client cancelled this tool call: it ends `cancelled`. */
+  cancelling(sessionId: string, toolCallId: string): void {
+    const calls = this.cancelled.get(sessionId) ?? new Set<string>();
+    this.cancelled.set(sessionId, calls.add(toolCallId));
+  }
 
   translate(notification: SessionNotificationOut): V2Notification[] {
     const { sessionId } = notification;
@@ -73,8 +84,10 @@ export class UpdateTranslator {
         ];
       case "tool_call":
         return toolCallUpdates({ status: "pending", ...update }, to, true);
-      case "tool_call_update":
-        return toolCallUpdates(update, to, false);
+      case "tool_call_update": {
+        const out = toolCallUpdates(update, to, false);
+        return this.cancelled.get(sessionId)?.has(update.toolCallId) ? out.map(asCancelled) : out;
+      }
       case "plan":
         return [
           to({
@@ -121,6 +134,7 @@ export class UpdateTranslator {
   /** The session was closed or opened again: nothing is carried over. */
   forget(sessionId: string): void {
     this.implicit.delete(sessionId);
+    this.cancelled.delete(sessionId);
   }
 
   private messageId(sessionId: string, kind: ChunkKind, given: string | null | undefined): string {
@@ -151,6 +165,14 @@ function meta(value: Meta | null | undefined): { _meta?: Meta } {
 /** The fields that are set: v2 reads `null` as "clear", v1 as "unchanged". */
 function withoutNulls<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) as T;
+}
+
+/** A cancelled call's end: `failed` (v1 has no other) is v2's `cancelled`. */
+function asCancelled(notification: V2Notification): V2Notification {
+  const { update } = notification;
+  if (update.sessionUpdate !== "tool_call_update" || update.status !== "failed")
+    return notification;
+  return { ...notification, update: { ...update, status: "cancelled" } };
 }
 
 type ToolCallFields = v1.ToolCallUpdate & { status?: v1.ToolCallStatus | null };
@@ -192,9 +214,12 @@ export function toV2ToolCall(
   const terminal = terminalParts(_meta ?? undefined, fields.rawInput);
   const kept = _meta ? withoutTerminalKeys(_meta) : undefined;
   const toolName = first ? claudeToolName(_meta ?? undefined) : undefined;
+  const cancellable = toolName !== undefined && STOPPABLE_TOOLS.has(toolName);
+  if (terminal.opened) terminal.opened.capabilities = { cancel: {} };
   const update: v2.ToolCallUpdate = {
     ...(rest as Omit<v2.ToolCallUpdate, "content" | "_meta">),
     ...(toolName ? { name: toolName } : {}),
+    ...(cancellable ? { capabilities: { cancel: {} } } : {}),
     ...(content ? { content: content.map(toV2Content) } : {}),
     ...(kept && Object.keys(kept).length ? { _meta: kept } : {}),
   };

@@ -2,11 +2,9 @@ import type { ClaudeQuery } from "../../claude/query.js";
 import type { SDKMessage } from "../../claude/types.js";
 import { echoed, InvalidParamsError } from "../../errors.js";
 import { log } from "../../logger.js";
-import { SUBAGENT_TOOLS } from "../../tools/renderers/agent.js";
+import { STOPPABLE_TOOLS } from "../../tools/index.js";
 import { hasEnded, type ToolCallTracker } from "../stream/tool-calls.js";
 
-/** The tool calls that run as Claude Code tasks, which it can stop one by one. */
-const STOPPABLE: ReadonlySet<string> = new Set(["Bash", "PowerShell", ...SUBAGENT_TOOLS]);
 /** Task states after which there is nothing to stop. */
 const FINAL_STATES = new Set(["completed", "failed", "killed", "stopped"]);
 
@@ -63,7 +61,7 @@ export class ToolCallStops {
         toolCallId: toolUseId,
       });
     }
-    if (!STOPPABLE.has(call.name)) {
+    if (!STOPPABLE_TOOLS.has(call.name)) {
       throw new InvalidParamsError(
         `${call.name} cannot be stopped on its own: only a command or a subagent can.`,
         { toolCallId: toolUseId },

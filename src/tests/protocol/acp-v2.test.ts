@@ -2,7 +2,14 @@
 // over the v1 and v2 apps, on a fake Claude Code), an SDK v2 client over a stream pair.
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { describe, expect, it } from "vitest";
-import { assistant, result, streamedText, toolResult, toolUse } from "../support/fake-claude.js";
+import {
+  assistant,
+  result,
+  sdkMessage,
+  streamedText,
+  toolResult,
+  toolUse,
+} from "../support/fake-claude.js";
 import { START_UPDATES } from "../support/in-process.js";
 import { v2Session, rpcError } from "../support/in-process-v2.js";
 import { settle } from "../support/settle.js";
@@ -295,11 +302,13 @@ describe("what v2 has a place for", () => {
         u.sessionUpdate === "terminal_output_chunk" ||
         (u.sessionUpdate === "tool_call_update" && u.toolCallId === "toolu_ls"),
     );
+    // Both can be cancelled (tool_call/cancel, terminal/cancel).
     expect(terminal[0]).toEqual({
       sessionUpdate: "terminal_update",
       terminalId: "toolu_ls",
       command: "ls",
       cwd,
+      capabilities: { cancel: {} },
     });
     expect(terminal[1]).toMatchObject({
       sessionUpdate: "tool_call_update",
@@ -308,6 +317,7 @@ describe("what v2 has a place for", () => {
       status: "pending",
       kind: "execute",
       content: [{ type: "terminal", terminalId: "toolu_ls" }],
+      capabilities: { cancel: {} },
     });
     const output = terminal.find((u) => u.sessionUpdate === "terminal_output_chunk");
     expect(output).toEqual({
@@ -323,6 +333,48 @@ describe("what v2 has a place for", () => {
     const meta = JSON.stringify(terminal.map((u) => ("_meta" in u ? u._meta : undefined)));
     expect(meta).not.toContain("terminal_");
   });
+
+  it.each([
+    ["tool_call/cancel", v2.methods.agent.toolCall.cancel, "toolCallId"],
+    ["terminal/cancel", v2.methods.agent.terminal.cancel, "terminalId"],
+  ] as const)(
+    "%s stops a running command's task, the turn goes on, and the call ends cancelled; a Read offers no cancel and is refused with -32602",
+    async (_name, method, key) => {
+      const { agent, prompt, query, sessionId, updates, idle } = await v2Session();
+      await Promise.all([prompt("run"), query.waitForSent(1)]);
+      query.emit(toolUse("toolu_long", "Bash", { command: "long" }));
+      await settle();
+      await query.canUseTool("Bash", { command: "long" }, { toolUseID: "toolu_long" });
+      query.emit(
+        sdkMessage({
+          type: "system",
+          subtype: "task_started",
+          task_id: "task_long",
+          tool_use_id: "toolu_long",
+          description: "long",
+          task_type: "local_bash",
+        }),
+      );
+      await settle();
+      expect(await agent.request(method, { sessionId, [key]: "toolu_long" } as never)).toEqual({});
+      expect(query.stoppedTasks).toEqual(["task_long"]);
+      query.emit(toolResult("toolu_long", "Exit code 137", { isError: true }));
+      query.emit(toolUse("toolu_read", "Read", { file_path: "/etc/hostname" }));
+      await settle();
+      const refused = await agent
+        .request(v2.methods.agent.toolCall.cancel, { sessionId, toolCallId: "toolu_read" })
+        .catch((e: unknown) => e);
+      expect(rpcError(refused).code).toBe(-32602);
+      query.emit(toolResult("toolu_read", "host"), result());
+      await idle(sessionId);
+      const calls = updates(sessionId).flatMap((u) =>
+        u.sessionUpdate === "tool_call_update" ? [u] : [],
+      );
+      const long = calls.filter((u) => u.toolCallId === "toolu_long");
+      expect(long.at(-1)).toMatchObject({ status: "cancelled" });
+      expect(calls.find((u) => u.toolCallId === "toolu_read")).not.toHaveProperty("capabilities");
+    },
+  );
 
   it("an edit's diff is a structured change with a git patch", async () => {
     const { prompt, query, sessionId, updates, idle, cwd } = await v2Session();

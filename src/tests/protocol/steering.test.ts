@@ -62,7 +62,7 @@ const agentText = (updates: { update: { sessionUpdate: string } }[]) =>
     .join("");
 
 describe("advertised signals", () => {
-  it("Zed's handshake is answered with promptQueueing under agentCapabilities._meta.claudeCode and _meta.steering.supported", async () => {
+  it("Zed's handshake is answered with promptQueueing under agentCapabilities._meta.claudeCode, cancelToolCall beside it, and _meta.steering.supported", async () => {
     const agentApp = createAgent({
       startQuery: fakeClaude().startQuery,
       transcripts: fakeTranscripts(),
@@ -72,7 +72,10 @@ describe("advertised signals", () => {
     const connection = client({ name: "zed" }).connect(agentApp);
     try {
       const init = await connection.agent.request(methods.agent.initialize, ZED);
-      expect(init.agentCapabilities?._meta).toEqual({ claudeCode: { promptQueueing: true } });
+      expect(init.agentCapabilities?._meta).toEqual({
+        claudeCode: { promptQueueing: true },
+        cancelToolCall: { supported: true },
+      });
       expect(init._meta).toEqual({ steering: { supported: true } });
     } finally {
       connection.close();

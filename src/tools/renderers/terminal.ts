@@ -16,7 +16,7 @@ import type { ToolResultBlock } from "../types.js";
 export type TerminalOutputKey = "terminal_output" | "terminal_output_delta";
 
 /** Claude Code's tools that run a command. */
-const TERMINAL_TOOLS = new Set(["Bash", "PowerShell"]);
+export const TERMINAL_TOOLS: ReadonlySet<string> = new Set(["Bash", "PowerShell"]);
 
 /** How a command ended; `null` where Claude Code does not say. */
 export interface TerminalExit {

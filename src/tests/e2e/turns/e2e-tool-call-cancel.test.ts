@@ -2,26 +2,16 @@
 // command's processes are gone, Claude Code gives the model the call's result as stopped, the
 // model's next turn runs, and the prompt ends as the model ends it. The built agent, the real
 // Claude Code binary, the scripted Anthropic API.
-import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { toolResults } from "../../../scripted-api/index.js";
 import { CANCEL_TOOL_CALL_METHOD } from "../../../acp/tool-call-cancel.js";
 import { ZED } from "../../support/client-handshakes.js";
 import { shareAgents, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
 import { toolCallEvents } from "../../support/e2e-turns/index.js";
-import { bashTurn, metaOf } from "../../support/e2e-turns/terminal.js";
+import { bashTurn, longCommand, metaOf, processesWith } from "../../support/e2e-turns/terminal.js";
 
 afterEach(stopAllE2E);
 shareAgents({ sessions: true });
-
-/** A command that would run 30 s, printing a line a second; `mark` finds its processes. */
-const longCommand = (mark: string) => `for i in $(seq 1 30); do echo ${mark} $i; sleep 1; done`;
-
-/** The processes whose command line holds `mark`. */
-function processesWith(mark: string): string[] {
-  const table = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
-  return table.split("\n").filter((line) => line.includes(mark) && !line.includes("ps -eo"));
-}
 
 async function start(id: string, mark: string) {
   const e2e = await startE2E({

@@ -1,5 +1,6 @@
 // Reading a command's terminal (`_meta.terminal_*`, the shapes Zed and the ACP registry parse)
 // from the update log, and the scripted turn that runs a command.
+import { execFileSync } from "node:child_process";
 import type { E2E } from "../e2e/index.js";
 import { toolCallEvents } from "./index.js";
 
@@ -49,4 +50,14 @@ export function bashTurn(id: string, command: string, extra: Record<string, unkn
       },
     ],
   };
+}
+
+/** A command that would run 30 s, printing a line a second; `mark` finds its processes. */
+export const longCommand = (mark: string) =>
+  `for i in $(seq 1 30); do echo ${mark} $i; sleep 1; done`;
+
+/** The processes whose command line holds `mark`. */
+export function processesWith(mark: string): string[] {
+  const table = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
+  return table.split("\n").filter((line) => line.includes(mark) && !line.includes("ps -eo"));
 }
