@@ -22,7 +22,14 @@ import {
   type TurnSpec,
 } from "../../../scripted-api/index.js";
 import { continuationId } from "../../../session/lifecycle/continuations.js";
-import { poll, shareAgents, startE2E, stopAllE2E, timed } from "../../support/e2e/index.js";
+import {
+  poll,
+  shareAgents,
+  startE2E,
+  stopAllE2E,
+  timed,
+  type E2E,
+} from "../../support/e2e/index.js";
 import { planThenImplement, setMode } from "../../support/e2e-turns/index.js";
 import {
   answered,
@@ -349,16 +356,21 @@ const echo: TurnSpec = (request) => ({
 });
 
 describe("session/resume", () => {
-  it("a fresh agent resumes without replaying anything, and the conversation continues", async () => {
+  it("a fresh agent resumes without replaying anything, and the conversation continues; session/status says open, then saved in the fresh agent, then open", async () => {
     const first = await startE2E({ scenario: [echo] });
     const { sessionId } = await first.newSession();
     await first.prompt(sessionId, "Remember the word PAPAYA.");
+    const status = async (e2e: E2E) =>
+      (await e2e.rawRequest("session/status", { sessionId })).result;
+    expect(await status(first)).toEqual({ status: "open" });
 
     const second = await reopenAgent(first, { scenario: [echo] });
+    expect(await status(second)).toEqual({ status: "saved" });
     const response = await second.client.request(methods.agent.session.resume, {
       sessionId,
       cwd: first.cwd,
     });
+    expect(await status(second)).toEqual({ status: "open" });
 
     expect(response.modes?.currentModeId).toBe("default");
     expect(answered(second, "session/resume", sessionId).updatesBefore).toEqual([]);
