@@ -139,8 +139,14 @@ export class SessionTerminals {
       return true;
     }
     if (followed !== undefined) await this.stopFollowing(call.id, followed);
-    const { output, exit, savedOutput } = commandResult(block, structured);
     const client = this.clientOf(call);
+    if (call.notRun) {
+      // Nothing ran: the terminal shows no output and ends with no exit code.
+      const noExit = { exitCode: null, signal: null };
+      await client.updateToolCall(terminalResultUpdate(update, meta, noExit));
+      return true;
+    }
+    const { output, exit, savedOutput } = commandResult(block, structured);
     const shown = this.streamed.get(call.id);
     this.streamed.delete(call.id);
     const rest = unshownOutput(shown, await resultOutput(output, savedOutput));

@@ -10,6 +10,8 @@ export interface TrackedToolCall {
   status: ToolCallStatus;
   /** Ends as completed whatever its result says (an internal rejection the client never sees). */
   completeSilently?: boolean;
+  /** Refused before it ran: its result is Claude Code's note to the model, not its output. */
+  notRun?: boolean;
   /** Settles once the `tool_call` announcement is on the wire. */
   announced?: Promise<void>;
 }

@@ -52,7 +52,12 @@ export function createCanUseTool(deps: PermissionGateDeps): CanUseTool {
   return (toolName: string, input: ToolInput, sdk: CanUseToolContext) => {
     const turnSignal = deps.turnSignal();
     const sources = turnSignal ? [sdk.signal, turnSignal] : [sdk.signal];
-    return withLinkedSignal(sources, (signal) => ask(deps, toolName, input, sdk, signal));
+    return withLinkedSignal(sources, async (signal) => {
+      const result = await ask(deps, toolName, input, sdk, signal);
+      const call = deps.tools.get(sdk.toolUseID);
+      if (call && result.behavior === "deny") call.notRun = true;
+      return result;
+    });
   };
 }
 

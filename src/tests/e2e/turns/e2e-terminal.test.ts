@@ -2,6 +2,8 @@
 // ACP registry) or `terminal_output_delta`: the tool call opens a terminal, the output and
 // the exit code arrive in the terminal fields, and a background command's output streams
 // as it grows. The built agent, the real Claude Code binary, the scripted Anthropic API.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -81,6 +83,29 @@ describe("Bash as a terminal (_meta.terminal_output)", () => {
       exit_code: 3,
       signal: null,
     });
+  });
+
+  it("a command the user rejected did not run: its terminal shows no output (not Claude Code's note to the model) and ends with no exit code", async () => {
+    const e2e = await startE2E({
+      permission: { answer: "select", optionId: "reject" },
+      clientCapabilities: ZED.clientCapabilities,
+      scenario: [
+        bash("toolu_rejected", "echo should-not-run > ran.txt"),
+        { content: [{ type: "text", text: "Not run." }] },
+      ],
+    });
+    const { sessionId } = await e2e.newSession();
+
+    await e2e.prompt(sessionId, "Try it.");
+
+    expect(existsSync(join(e2e.cwd, "ran.txt"))).toBe(false);
+    expect(outputs(e2e, sessionId, "toolu_rejected")).toEqual([]);
+    expect(exitOf(e2e, sessionId, "toolu_rejected")).toEqual({
+      terminal_id: "toolu_rejected",
+      exit_code: null,
+      signal: null,
+    });
+    expect(toolCallState(e2e, sessionId, "toolu_rejected").status).toBe("failed");
   });
 
   it("a client that declares terminal_output_delta gets the output under that key", async () => {
