@@ -189,6 +189,24 @@ describe("_session/steering with a turn running", () => {
     ]);
   });
 
+  it("a steer sent right behind its prompt, before that turn has started, joins it after the prompt (injected, even with promptRequired)", async () => {
+    const { steer, query, agent, sessionId } = await steeringSession();
+    const answer = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: text("the prompt"),
+    });
+    const steered = steer(text("right behind it"), {
+      steering: { idleBehavior: "promptRequired" },
+    });
+    expect(await steered).toEqual({ outcome: "injected" });
+    const prompt = await query.waitForSent(1);
+    const steerMessage = await query.waitForSent(2);
+    expect(prompt.message.content).toEqual([{ type: "text", text: "the prompt" }]);
+    expect(steerMessage.message.content).toEqual([{ type: "text", text: "right behind it" }]);
+    query.emit(answering(prompt, steerMessage));
+    expect(await answer).toMatchObject({ stopReason: "end_turn" });
+  });
+
   it("when Claude Code folds the steer into the turn, the one result naming both answers the prompt", async () => {
     const { steer, start, query } = await steeringSession();
     const { answer, message } = await start("do the work");
