@@ -19,6 +19,8 @@ export class MessageStream {
   private readonly markdown = new MarkdownBlocks();
   /** Blocks of the open agent message were shown (the next one comes after a blank line). */
   private markdownShown = false;
+  /** Lines of our own sent while a block was being written: they follow that block. */
+  private afterBlock: string[] = [];
 
   constructor(
     private readonly screen: Screen,
@@ -55,6 +57,19 @@ export class MessageStream {
     this.screen.stream(this.styled(stream, text));
   }
 
+  /**
+   * A line of our own (a steer the user sent): printed now, or, while the agent's reply
+   * has a block being written, right after that block, which stays whole; it was sent
+   * after what that block already said, not before it.
+   */
+  note(line: string): void {
+    if (this.open?.stream === "agent" && this.markdown.text.trim() !== "") {
+      this.afterBlock.push(line);
+      return;
+    }
+    this.screen.lines([line]);
+  }
+
   /** An open text line (the agent's unfinished block: all of it) ends here. */
   end(): void {
     const note = this.streamed.end(); // the last line was cut: its length
@@ -68,6 +83,14 @@ export class MessageStream {
       this.screen.endLine();
       this.open = undefined;
     }
+    this.printNotes();
+  }
+
+  private printNotes(): void {
+    if (this.afterBlock.length === 0) return;
+    this.screen.lines(this.afterBlock.splice(0));
+    // The reply's next block comes after a blank line, as after one of its own.
+    this.markdownShown = true;
   }
 
   /** Streamed text (not the agent's markdown) in its stream's style. */
@@ -87,6 +110,7 @@ export class MessageStream {
       const lines = markdownLines(done, this.style);
       this.screen.lines(this.markdownShown ? ["", ...lines] : lines);
       this.markdownShown = true;
+      this.printNotes();
     }
     this.screen.setPreview(this.previewRows());
   }

@@ -85,11 +85,10 @@ export class SessionView {
 
   /** Prints a line of our own (not from the agent). */
   note(text: string): void {
-    // Mid-reply, the note goes above the block being written, which stays whole: printed
-    // now, its first words would stand before the note and the rest after it.
+    // Mid-reply, the note follows the block being written (messages.ts), which stays whole.
     if (this.messages.openStream === "agent") this.flushHeld();
     else this.flush();
-    this.screen.lines([this.style.dim(text)]);
+    this.messages.note(this.style.dim(text));
     this.toolLines.lastCall = undefined;
   }
 

@@ -199,7 +199,7 @@ describe("lines typed in one burst with an agent that steers", () => {
 
 describe("a steer sent mid-reply", () => {
   it(
-    "is noted above the paragraph being written, which stays whole: no word split around it",
+    "is noted where it was sent: after the paragraph being written, which stays whole (no word split around it), not above it as if Claude had read it first",
     { timeout: 30_000 },
     async () => {
       const tmux = await startClient(60, [], ["env", "STUB_STEERING=1", ...STUB_AGENT]);
@@ -214,6 +214,7 @@ describe("a steer sent mid-reply", () => {
       const paragraph = done.slice(done.indexOf("word1 "), done.indexOf("word40") + 6);
       expect(paragraph).not.toContain("›");
       expect(paragraph.split(/\s+/)).toEqual(Array.from({ length: 40 }, (_, i) => `word${i + 1}`));
+      expect(done.indexOf("› hurry up")).toBeGreaterThan(done.indexOf("word40"));
     },
   );
 });
