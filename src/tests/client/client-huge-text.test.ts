@@ -3,19 +3,18 @@
 // screen's worth, says how long the whole was, and comes at once. The client is the built one
 // (dist/client/index.js), in tmux or with pipes; the agent is the stub, bundled.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { HUGE } from "../support/client-stub-texts.js";
-import { bundledStubAgent } from "../support/client-stub-build.js";
-import { Tmux } from "../support/tmux.js";
-
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-const CLIENT = join(REPO, "dist", "client", "index.js");
-const STUB_AGENT = [process.execPath, bundledStubAgent()];
+import {
+  builtClient,
+  startClient as startStubClient,
+  STUB_AGENT,
+  stopClients,
+} from "../support/client-tmux-stub.js";
+import type { Tmux } from "../support/tmux.js";
 
 /** What the client writes for all of a scenario: a few screens, not megabytes. */
 const MAX_OUTPUT_BYTES = 100_000;
@@ -28,44 +27,14 @@ const FULL_LENGTH = `… (${HUGE.toLocaleString("en-US")} characters)`;
 const cutField = (lead: string, word: string): RegExp =>
   new RegExp(`${lead}\\s*${word}[a-z ]*${FULL_LENGTH.replace(/[().]/g, "\\$&")}`);
 
-const sessions: Tmux[] = [];
-afterEach(async () => {
-  for (const tmux of sessions.splice(0)) await tmux.kill();
-});
-
-const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
-
-function builtClient(): string {
-  if (!existsSync(CLIENT)) throw new Error(`${CLIENT} is missing: run \`npm run build\` first.`);
-  return CLIENT;
-}
+afterEach(stopClients);
 
 /**
  * The client in tmux against the stub, at its prompt; what it writes from then on is recorded
  * in the file returned.
  */
 async function startClient(): Promise<{ tmux: Tmux; recording: string }> {
-  const tmux = new Tmux();
-  sessions.push(tmux);
-  const command = [
-    "env",
-    "-i",
-    `PATH=${process.env.PATH ?? "/usr/bin:/bin"}`,
-    "TERM=xterm-256color",
-    "LANG=C.UTF-8",
-    process.execPath,
-    builtClient(),
-    "--cwd",
-    REPO,
-    "--",
-    ...STUB_AGENT,
-  ];
-  await tmux.start(
-    `${command.map(quote).join(" ")}; echo "[client exited $?]"; sleep 600`,
-    { columns: 100, rows: 30 },
-    REPO,
-  );
-  await tmux.waitFor(/Enter to send/);
+  const tmux = await startStubClient();
   const recording = join(await mkdtemp(join(tmpdir(), "acp-client-huge-")), "pane-output");
   await tmux.record(recording);
   return { tmux, recording };

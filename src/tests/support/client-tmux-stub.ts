@@ -24,6 +24,12 @@ export async function stopClients(): Promise<void> {
   for (const tmux of sessions.splice(0)) await tmux.kill();
 }
 
+/** The built client's script (dist/client/index.js). */
+export function builtClient(): string {
+  if (!existsSync(CLIENT)) throw new Error(`${CLIENT} is missing: run \`npm run build\` first.`);
+  return CLIENT;
+}
+
 export const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** The stub agent's command. */
@@ -35,7 +41,7 @@ export async function startClient(
   prompts: string[] = [],
   agent: string[] = STUB_AGENT,
 ): Promise<Tmux> {
-  if (!existsSync(CLIENT)) throw new Error(`${CLIENT} is missing: run \`npm run build\` first.`);
+  const client = builtClient();
   const tmux = trackedTmux();
   const command = [
     "env",
@@ -44,7 +50,7 @@ export async function startClient(
     "TERM=xterm-256color",
     "LANG=C.UTF-8",
     process.execPath,
-    CLIENT,
+    client,
     "--cwd",
     REPO,
     ...prompts,
