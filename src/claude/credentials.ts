@@ -133,6 +133,24 @@ export function credentialsOf(sources: CredentialSources, now = Date.now()): Cla
   return found;
 }
 
+/**
+ * What decides the credentials, to tell one set from another: the settings' `env` and
+ * `apiKeyHelper`, the login file, the global config's Console key and account record. Not
+ * the rest of those files, which Claude Code rewrites as it runs; not the environment, which
+ * does not change while the agent runs.
+ */
+export function credentialSnapshot(sources: CredentialSources): string {
+  const settings = settingsFile.safeParse(sources.settings ?? {}).data;
+  const config = globalConfigFileSchema.safeParse(sources.globalConfig ?? {}).data;
+  return JSON.stringify([
+    settings?.env ?? null,
+    settings?.apiKeyHelper ?? null,
+    sources.credentials ?? null,
+    config?.primaryApiKey ?? null,
+    config?.oauthAccount ?? null,
+  ]);
+}
+
 /** The files `readCredentialSources` reads, for a watcher. */
 export async function credentialFiles(env: NodeJS.ProcessEnv): Promise<string[]> {
   const home = claudeConfigHome(env);

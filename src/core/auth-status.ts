@@ -3,6 +3,7 @@ import { existsSync, watch, type FSWatcher } from "node:fs";
 import { dirname } from "node:path";
 import {
   credentialFiles,
+  credentialSnapshot,
   credentialsOf,
   readCredentialSources,
   type ClaudeCredential,
@@ -136,7 +137,7 @@ export class AuthStatus {
     const sources = await readCredentialSources(this.env);
     // Only to tell one set of credentials from another: a digest, kept in memory.
     const fingerprint = createHash("sha256")
-      .update(JSON.stringify([sources, routing ?? null]))
+      .update(JSON.stringify([credentialSnapshot(sources), routing ?? null]))
       .digest("hex");
     const credentials = credentialsOf(sources);
     const inEffect = routing ? undefined : credentials.find((credential) => credential.usable);

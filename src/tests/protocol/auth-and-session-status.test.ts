@@ -216,7 +216,7 @@ describe("auth/status_update", () => {
     expect(updates.slice(1)).toEqual([{ state: "unauthenticated", accounts: [] }]);
   });
 
-  it("a prompt refused for its credentials turns the status unauthenticated, told once; a new login turns it back", async () => {
+  it("a prompt refused for its credentials turns the status unauthenticated, told once, until the credentials change: a new login turns it back", async () => {
     const { agent, claude, updates, updatesArrived, env, status } = await connect(
       isolatedEnv({ ANTHROPIC_API_KEY: "sk-expired" }),
     );
@@ -234,6 +234,12 @@ describe("auth/status_update", () => {
       { state: "unauthenticated", accounts: [{ label: "Anthropic API key", active: true }] },
     ]);
     expect((await status()).state).toBe("unauthenticated");
+    // Claude Code rewriting its global config for its own bookkeeping changes no credential.
+    mkdirSync(configDirOf(env), { recursive: true });
+    writeFileSync(join(configDirOf(env), ".claude.json"), JSON.stringify({ numStartups: 7 }));
+    await agent.request(methods.agent.providers.disable, { providerId: "main" });
+    expect((await status()).state).toBe("unauthenticated");
+    expect(updates).toHaveLength(1);
     writeLogin(configDirOf(env));
     await updatesArrived(2);
     expect(updates[1]?.state).toBe("authenticated");
