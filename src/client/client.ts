@@ -313,7 +313,6 @@ export class TerminalClient {
         continue;
       }
       if (text === "") continue;
-      if (text === "/exit" || text === "/quit") return;
       const mode = /^\/mode\s+(\S+)$/.exec(text);
       if (mode) {
         await this.setMode(mode[1]!).catch((error: unknown) =>
