@@ -41,3 +41,6 @@ export type CanUseToolContext = Parameters<CanUseTool>[2];
 /** One user message's content as the Messages API takes it. */
 export type UserContent = Exclude<SDKUserMessage["message"]["content"], string>;
 export type UserContentBlock = UserContent[number];
+
+/** The states of a `task_updated` patch after which a task does nothing more. */
+export const FINAL_TASK_STATES: ReadonlySet<string> = new Set(["completed", "failed", "killed"]);

@@ -1,5 +1,10 @@
 import type { ClaudeQuery } from "../../claude/query.js";
-import type { SDKMessage, SDKUserMessage, SystemMessage } from "../../claude/types.js";
+import {
+  FINAL_TASK_STATES,
+  type SDKMessage,
+  type SDKUserMessage,
+  type SystemMessage,
+} from "../../claude/types.js";
 import { isRecord } from "../../util/records.js";
 import type { ToolCallTracker, TrackedToolCall } from "../stream/tool-calls.js";
 import { UNFINISHED } from "../turns/unfinished.js";
@@ -9,8 +14,6 @@ import { ToolCallStops } from "./tool-call-stops.js";
 const AGENT_TASK = "local_agent";
 /** Claude Code's task type of a command (Bash, PowerShell). */
 export const COMMAND_TASK = "local_bash";
-/** Task states after which a task does nothing more (`task_updated`). */
-const FINAL_STATES = new Set(["completed", "failed", "killed"]);
 
 export interface ClaudeTasksHost {
   readonly tools: ToolCallTracker;
@@ -98,7 +101,7 @@ export class ClaudeTasks {
           this.background.set(message.task_id, process);
         }
         if (message.patch.is_backgrounded) this.commandInBackground(message.task_id);
-        if (message.patch.status && FINAL_STATES.has(message.patch.status)) {
+        if (message.patch.status && FINAL_TASK_STATES.has(message.patch.status)) {
           await this.runEnded(message.task_id);
         }
         return;

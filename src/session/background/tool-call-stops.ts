@@ -1,12 +1,9 @@
 import type { ClaudeQuery } from "../../claude/query.js";
-import type { SDKMessage } from "../../claude/types.js";
+import { FINAL_TASK_STATES, type SDKMessage } from "../../claude/types.js";
 import { echoed, InvalidParamsError } from "../../errors.js";
 import { log } from "../../logger.js";
 import { STOPPABLE_TOOLS } from "../../tools/index.js";
 import { hasEnded, type ToolCallTracker } from "../stream/tool-calls.js";
-
-/** Task states after which there is nothing to stop. */
-const FINAL_STATES = new Set(["completed", "failed", "killed", "stopped"]);
 
 /**
  * Stopping one tool call without the turn (`_session/cancel_tool_call`, v2's
@@ -39,7 +36,7 @@ export class ToolCallStops {
       if (process) stop(process, message.task_id);
     } else if (
       message.subtype === "task_notification" ||
-      (message.subtype === "task_updated" && FINAL_STATES.has(message.patch.status ?? ""))
+      (message.subtype === "task_updated" && FINAL_TASK_STATES.has(message.patch.status ?? ""))
     ) {
       for (const [toolUseId, task] of this.tasks) {
         if (task === message.task_id) this.tasks.delete(toolUseId);
