@@ -31,19 +31,6 @@ export type CredentialKind =
   | "claude-login"
   | "console-key";
 
-/** What the credentials are read from: values of the environment, and the files' contents. */
-export interface CredentialSources {
-  env: Readonly<Record<string, string | undefined>>;
-  /** The user's settings.json (its `env` applies as Claude Code's environment does). */
-  settings?: unknown;
-  /** `.credentials.json` in Claude Code's config folder. */
-  credentials?: unknown;
-  /** Claude Code's global config (`.claude.json`). */
-  globalConfig?: unknown;
-  /** A file that exists but could not be read: the credentials are not known for sure. */
-  unreadable: boolean;
-}
-
 const THIRD_PARTY = [
   ["bedrock", "CLAUDE_CODE_USE_BEDROCK", "Amazon Bedrock"],
   ["foundry", "CLAUDE_CODE_USE_FOUNDRY", "Microsoft Foundry"],
@@ -61,16 +48,14 @@ const settingsFile = z.looseObject({
   env: z.record(z.string(), z.unknown()).optional().catch(undefined),
   apiKeyHelper: z.string().optional().catch(undefined),
 });
+const loginRecord = z.looseObject({
+  accessToken: z.string().optional().catch(undefined),
+  refreshToken: z.string().optional().catch(undefined),
+  expiresAt: z.number().optional().catch(undefined),
+  subscriptionType: z.string().nullish().catch(undefined),
+});
 const credentialsFile = z.looseObject({
-  claudeAiOauth: z
-    .looseObject({
-      accessToken: z.string().optional().catch(undefined),
-      refreshToken: z.string().optional().catch(undefined),
-      expiresAt: z.number().optional().catch(undefined),
-      subscriptionType: z.string().nullish().catch(undefined),
-    })
-    .optional()
-    .catch(undefined),
+  claudeAiOauth: loginRecord.optional().catch(undefined),
 });
 const text = z.string().nullish().catch(undefined);
 const globalConfigFileSchema = z.looseObject({
@@ -81,9 +66,22 @@ const globalConfigFileSchema = z.looseObject({
     .catch(undefined),
 });
 
+/** What the credentials are read from: the environment, and what the files say of them. */
+export interface CredentialSources {
+  env: Readonly<Record<string, string | undefined>>;
+  /** The user's settings.json (its `env` applies as Claude Code's environment does). */
+  settings?: z.infer<typeof settingsFile>;
+  /** The Claude login of `.credentials.json` in Claude Code's config folder. */
+  login?: z.infer<typeof loginRecord>;
+  /** Claude Code's global config (`.claude.json`): its Console key and account record. */
+  globalConfig?: z.infer<typeof globalConfigFileSchema>;
+  /** A file that exists but could not be read: the credentials are not known for sure. */
+  unreadable: boolean;
+}
+
 /** The credentials in Claude Code's order: the first usable one is what sessions use. */
 export function credentialsOf(sources: CredentialSources, now = Date.now()): ClaudeCredential[] {
-  const settings = settingsFile.safeParse(sources.settings ?? {}).data;
+  const { settings, globalConfig: config, login } = sources;
   const settingsEnv = Object.fromEntries(
     Object.entries(settings?.env ?? {}).filter(
       (entry): entry is [string, string] => typeof entry[1] === "string",
@@ -112,8 +110,6 @@ export function credentialsOf(sources: CredentialSources, now = Date.now()): Cla
       usable: true,
     });
   }
-  const config = globalConfigFileSchema.safeParse(sources.globalConfig ?? {}).data;
-  const login = credentialsFile.safeParse(sources.credentials ?? {}).data?.claudeAiOauth;
   if (login?.accessToken) {
     const expired = login.expiresAt !== undefined && login.expiresAt <= now;
     const account = config?.oauthAccount;
@@ -135,17 +131,16 @@ export function credentialsOf(sources: CredentialSources, now = Date.now()): Cla
 
 /**
  * What decides the credentials, to tell one set from another: the settings' `env` and
- * `apiKeyHelper`, the login file, the global config's Console key and account record. Not
+ * `apiKeyHelper`, the login record, the global config's Console key and account record. Not
  * the rest of those files, which Claude Code rewrites as it runs; not the environment, which
  * does not change while the agent runs.
  */
 export function credentialSnapshot(sources: CredentialSources): string {
-  const settings = settingsFile.safeParse(sources.settings ?? {}).data;
-  const config = globalConfigFileSchema.safeParse(sources.globalConfig ?? {}).data;
+  const { settings, globalConfig: config } = sources;
   return JSON.stringify([
     settings?.env ?? null,
     settings?.apiKeyHelper ?? null,
-    sources.credentials ?? null,
+    sources.login ?? null,
     config?.primaryApiKey ?? null,
     config?.oauthAccount ?? null,
   ]);
@@ -184,5 +179,12 @@ export async function readCredentialSources(env: NodeJS.ProcessEnv): Promise<Cre
     json(credentialsPath!),
     json(configPath!),
   ]);
-  return { env, settings, credentials, globalConfig, unreadable };
+  // Read once, here: what the files say of the credentials, and nothing else of them.
+  return {
+    env,
+    settings: settingsFile.safeParse(settings ?? {}).data,
+    login: credentialsFile.safeParse(credentials ?? {}).data?.claudeAiOauth,
+    globalConfig: globalConfigFileSchema.safeParse(globalConfig ?? {}).data,
+    unreadable,
+  };
 }
