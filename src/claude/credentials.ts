@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { isTruthy } from "../providers/provider-config.js";
+import { cleanSingleLine } from "../util/text.js";
 import { claudeConfigHome, globalConfigFile } from "./trust-store.js";
 
 /** One credential Claude Code can use, for display: what it is and whose it is. */
@@ -113,14 +114,21 @@ export function credentialsOf(sources: CredentialSources, now = Date.now()): Cla
   if (login?.accessToken) {
     const expired = login.expiresAt !== undefined && login.expiresAt <= now;
     const account = config?.oauthAccount;
+    // The record is a file's text, shown to the client: one clean line each, or nothing.
+    const shown = (value: string | null | undefined) => cleanSingleLine(value ?? "") || undefined;
+    const [name, email, organization] = [
+      shown(account?.displayName),
+      shown(account?.emailAddress),
+      shown(account?.organizationName),
+    ];
     found.push({
       kind: "claude-login",
       label: SUBSCRIPTIONS[login.subscriptionType ?? ""] ?? "Claude account",
       // Claude Code refreshes an expired token itself when it holds a refresh token.
       usable: !expired || Boolean(login.refreshToken),
-      ...(account?.displayName ? { name: account.displayName } : {}),
-      ...(account?.emailAddress ? { email: account.emailAddress } : {}),
-      ...(account?.organizationName ? { organization: account.organizationName } : {}),
+      ...(name ? { name } : {}),
+      ...(email ? { email } : {}),
+      ...(organization ? { organization } : {}),
     });
   }
   if (config?.primaryApiKey) {

@@ -15,6 +15,7 @@ import { authenticationFailure, fakeClaude } from "../support/fake-claude.js";
 import { fakeTranscripts } from "../support/fake-transcripts.js";
 import { isolatedEnv } from "../support/in-process.js";
 import { streamPair } from "../support/in-process-v2.js";
+import { unsafeStrings } from "../support/unsafe-text.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -129,6 +130,25 @@ describe("auth/status", () => {
       ],
     });
     expect(JSON.stringify(answer)).not.toContain("SECRET");
+  });
+
+  it("the account record's name, email and organization are cleaned: no escape sequence or bidi control reaches the client", async () => {
+    const env = isolatedEnv();
+    writeLogin(configDirOf(env));
+    writeFileSync(
+      join(configDirOf(env), ".claude.json"),
+      JSON.stringify({
+        oauthAccount: {
+          displayName: "\u001b[31mAnn\u001b]0;owned\u0007",
+          emailAddress: "ann@example.com\u202e",
+          organizationName: "Example\u009b Org",
+        },
+      }),
+    );
+    const answer = await (await connect(env)).status();
+    expect(unsafeStrings(answer)).toEqual([]);
+    expect(answer.accounts?.[0]?.name).toContain("Ann");
+    expect(answer.accounts?.[0]?.email).toContain("ann@example.com");
   });
 
   it("lists every credential in Claude Code's order, the one in effect active: an API key wins over a login", async () => {
