@@ -3,6 +3,7 @@ import { FINAL_TASK_STATES, type SDKMessage } from "../../claude/types.js";
 import { echoed, InvalidParamsError } from "../../errors.js";
 import { log } from "../../logger.js";
 import { STOPPABLE_TOOLS } from "../../tools/index.js";
+import { cleanSingleLine } from "../../util/text.js";
 import { hasEnded, type ToolCallTracker } from "../stream/tool-calls.js";
 
 /**
@@ -60,7 +61,8 @@ export class ToolCallStops {
     }
     if (!STOPPABLE_TOOLS.has(call.name)) {
       throw new InvalidParamsError(
-        `${call.name} cannot be stopped on its own: only a command or a subagent can.`,
+        // The name is the model's: one clean line, as any text from Claude a client is shown.
+        `${cleanSingleLine(echoed(call.name))} cannot be stopped on its own: only a command or a subagent can.`,
         { toolCallId: toolUseId },
       );
     }

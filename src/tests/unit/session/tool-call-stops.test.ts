@@ -4,6 +4,7 @@ import { InvalidParamsError } from "../../../errors.js";
 import { ToolCallStops } from "../../../session/background/tool-call-stops.js";
 import { ToolCallTracker } from "../../../session/stream/tool-calls.js";
 import { sdkMessage, toolResult } from "../../support/fake-claude.js";
+import { unsafeStrings } from "../../support/unsafe-text.js";
 
 function setup() {
   const tools = new ToolCallTracker();
@@ -70,5 +71,18 @@ describe("stopping one tool call", () => {
     expect(() => stops.stop("toolu_done", process)).toThrow(/is running here/);
     tools.upsert("toolu_read", "Read", { file_path: "/a" }, null);
     expect(() => stops.stop("toolu_read", process)).toThrow(/only a command or a subagent/);
+  });
+
+  it("the refusal names the tool in one clean line: a name the model made up carries no escape sequence to the client", () => {
+    const { tools, stops, process } = setup();
+    tools.upsert("toolu_odd", "mcp__x__\u001b]0;owned\u0007tool", {}, null);
+    let message = "";
+    try {
+      stops.stop("toolu_odd", process);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("cannot be stopped on its own");
+    expect(unsafeStrings(message)).toEqual([]);
   });
 });
