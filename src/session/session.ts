@@ -174,6 +174,7 @@ export class Session {
       },
       background.activity,
       background.tasks,
+      stream.progress,
     );
   }
 

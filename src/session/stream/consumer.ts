@@ -3,6 +3,7 @@ import type { SDKMessage, SDKResultMessage, SystemMessage } from "../../claude/t
 import type { ClaudeActivity } from "../background/claude-activity.js";
 import type { ClaudeTasks } from "../background/claude-tasks.js";
 import type { Turn } from "../turns/turn.js";
+import type { StreamProgress } from "./stream-progress.js";
 import { markFirst } from "../../runtime/marks.js";
 
 /** What the consumer needs from its session. */
@@ -41,6 +42,8 @@ export class ClaudeMessageConsumer {
     private readonly activity: ClaudeActivity,
     /** Learns of Claude Code's tasks from every message, before the message is shown. */
     private readonly tasks: ClaudeTasks,
+    /** Learns how far the messages are shown (a permission ask waits for it). */
+    private readonly progress: StreamProgress,
   ) {}
 
   /** Reads one process's messages until its stream ends or it is no longer the live one. */
@@ -49,7 +52,12 @@ export class ClaudeMessageConsumer {
     try {
       for await (const message of query.messages) {
         if (!this.host.isLive(query)) break;
-        await this.dispatch(message, query);
+        this.progress.started();
+        try {
+          await this.dispatch(message, query);
+        } finally {
+          this.progress.finished();
+        }
       }
     } catch (error) {
       failure = error;

@@ -8,6 +8,7 @@ import type { SessionTerminals } from "../background/terminals.js";
 import type { SessionConfiguration } from "../configuration/configuration.js";
 import { RateLimitReporter } from "./rate-limits.js";
 import { StreamTranslator } from "./stream.js";
+import { StreamProgress } from "./stream-progress.js";
 import { SystemMessages } from "./system-messages.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import type { ToolCallTracker } from "./tool-calls.js";
@@ -66,5 +67,7 @@ export function streamParts(host: StreamHost) {
     },
     (title, updatedAt) => client.updateSessionInfo({ title, updatedAt }),
   );
-  return { usage, rateLimits, usageCommand, sendUsage, stream, systemMessages, titles };
+  /** How far the messages are shown: a permission ask waits for what came before it. */
+  const progress = new StreamProgress();
+  return { usage, rateLimits, usageCommand, sendUsage, stream, systemMessages, titles, progress };
 }

@@ -271,6 +271,7 @@ export class StreamTranslator {
       toolUse.input,
       toolUse.parentToolUseId,
     );
+    call.streamed = true;
     if (PLAN_TOOLS.has(toolUse.name)) return;
     await this.tools.ensureAnnounced(
       call,
@@ -287,7 +288,8 @@ export class StreamTranslator {
       await this.announceToolUse(toolUse);
       return;
     }
-    this.tools.upsert(toolUse.id, toolUse.name, toolUse.input, toolUse.parentToolUseId);
+    this.tools.upsert(toolUse.id, toolUse.name, toolUse.input, toolUse.parentToolUseId).streamed =
+      true;
     const { status: _status, ...full } = toolCallFromToolUse(toolUse, this.context);
     await this.client
       .forThread(toolUse.parentToolUseId)

@@ -12,6 +12,8 @@ export interface TrackedToolCall {
   completeSilently?: boolean;
   /** Refused before it ran: its result is Claude Code's note to the model, not its output. */
   notRun?: boolean;
+  /** The message stream has shown this tool use (a permission ask may come before it). */
+  streamed?: boolean;
   /** Settles once the `tool_call` announcement is on the wire. */
   announced?: Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { ClaudeQuery } from "../../claude/query.js";
 import { SessionMcp } from "../../mcp/session-mcp.js";
 import { plansDirectory } from "../../plan/plan-file.js";
 import type { SessionConfiguration } from "../configuration/configuration.js";
+import type { StreamProgress } from "../stream/stream-progress.js";
 import type { UsageTracker } from "../stream/usage.js";
 import { OwnTurns } from "./own-turns.js";
 import type { PlanHandoff } from "../../plan/handoff.js";
@@ -20,6 +21,7 @@ export interface TurnsHost extends TurnQueueHost {
   readonly env: NodeJS.ProcessEnv;
   readonly additionalDirectories: readonly string[];
   readonly usage: UsageTracker;
+  readonly progress: StreamProgress;
   /** A new conversation's process, for a plan handoff (session-process.ts). */
   newConversation(mode: PlanHandoff["mode"]): ClaudeQuery;
   configuration(): SessionConfiguration;
@@ -64,6 +66,7 @@ export function turnParts(host: TurnsHost) {
       ...(usage.usedPercent() === undefined ? {} : { contextUsedPercent: usage.usedPercent() }),
     }),
     plans,
+    progress: host.progress,
     claudeCapabilities: () => host.claudeCapabilities(),
   });
   const canUseTool = watchdog.pausedWhileClientAnswers(

@@ -19,6 +19,11 @@ export interface PermissionGateDeps {
   tools: ToolCallTracker;
   context: ToolContext;
   homeDir: string;
+  /**
+   * Resolves once the messages Claude Code wrote before this ask are shown (the stream
+   * reads them after the ask has arrived): the client sees Claude's words, then the tool.
+   */
+  shownBefore?: (toolUseId: string, signal: AbortSignal) => Promise<void>;
   /** Aborted when the running turn is cancelled or the session closes. */
   turnSignal: () => AbortSignal | undefined;
   workingDirectories: () => readonly string[];
@@ -72,8 +77,10 @@ async function ask(
   // 1. An ask whose tool call is already aborted stops here.
   if (signal.aborted) return abortedResult();
 
-  // 2. The client hears of the tool call before it is asked about it. A subagent's
-  // tool use is known from the stream, which carries its parent.
+  // 2. The client hears of the tool call before it is asked about it, after what Claude
+  // said before it. A subagent's tool use is known from the stream, which carries its parent.
+  await deps.shownBefore?.(sdk.toolUseID, signal);
+  if (signal.aborted) return abortedResult();
   const parentToolUseId = deps.tools.get(sdk.toolUseID)?.parentToolUseId ?? null;
   const toolUse = { id: sdk.toolUseID, name: toolName, input, parentToolUseId };
   const call = deps.tools.upsert(toolUse.id, toolName, input, parentToolUseId);

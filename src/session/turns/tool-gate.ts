@@ -5,6 +5,7 @@ import { askQuestions } from "../../questions/ask.js";
 import type { ToolContext } from "../../tools/types.js";
 import { createCanUseTool } from "./permission-request.js";
 import type { PlanHandoffs } from "./plan-handoffs.js";
+import type { StreamProgress } from "../stream/stream-progress.js";
 import type { ToolCallTracker } from "../stream/tool-calls.js";
 import type { Turn } from "./turn.js";
 
@@ -22,6 +23,8 @@ export interface ToolGateHost {
   /** The plan approval's context but the plan text, which the running turn holds. */
   planContext: () => Omit<PlanContext, "planText">;
   plans: PlanHandoffs;
+  /** How far Claude Code's messages are shown. */
+  progress: StreamProgress;
   /** What Claude Code said it supports at its start. */
   claudeCapabilities: () => readonly string[];
 }
@@ -38,6 +41,8 @@ export function sessionCanUseTool(host: ToolGateHost): CanUseTool {
     tools: host.tools,
     context: host.context,
     homeDir: host.homeDir,
+    shownBefore: (toolUseId, signal) =>
+      host.progress.caughtUp(() => host.tools.get(toolUseId)?.streamed === true, signal),
     turnSignal: () => host.currentTurn()?.abort.signal,
     workingDirectories: () => host.workingDirectories,
     planContext: () => ({ ...host.planContext(), planText: host.currentTurn()?.planText ?? "" }),
