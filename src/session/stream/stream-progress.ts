@@ -1,4 +1,5 @@
 import { setImmediate as nextTask } from "node:timers/promises";
+import { log } from "../../logger.js";
 
 /**
  * How long a permission ask waits at most for the stream to show what came before it. The
@@ -48,7 +49,11 @@ export class StreamProgress {
       // an idle consumer means an empty queue.
       await nextTask();
       const left = deadline - Date.now();
-      if (reached() || this.showing === 0 || signal.aborted || left <= 0) return;
+      if (reached() || this.showing === 0 || signal.aborted) return;
+      if (left <= 0) {
+        log.debug(`a permission ask went ahead of the stream after ${boundMs} ms`);
+        return;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, left);
         signal.addEventListener("abort", done, { once: true });
