@@ -1,9 +1,11 @@
 // End-to-end through acpx, a headless ACP client nobody here wrote: its CLI (`acpx exec`)
 // drives the built agent, the real Claude Code behind it and the scripted API.
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { promisify } from "node:util";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   lastUserText,
   systemText,
@@ -11,8 +13,10 @@ import {
   type TurnSpec,
 } from "../../scripted-api/index.js";
 import { isRecord } from "../../util/records.js";
-import { startAcpx, stopAllAcpx, type AcpxExec } from "../support/acpx/index.js";
+import { acpxRuntime, startAcpx, stopAllAcpx, type AcpxExec } from "../support/acpx/index.js";
 
+// acpx, and a Node it supports, come from the npm registry (or npm's cache) on first use.
+beforeAll(() => acpxRuntime(), 300_000);
 afterEach(stopAllAcpx);
 
 /** The opening of Claude Code's own system prompt (its `claude_code` preset). */
@@ -48,6 +52,13 @@ it("acpx exec sends the prompt through the agent to Claude Code and prints the m
   expect(lastUserText(request!)).toBe("Say the scripted answer.");
   expect(systemText(request!)).toContain(CLAUDE_CODE_PROMPT);
   expect(await acpx.survivors(5_000)).toEqual([]);
+});
+
+it("acpx runs on a Node it declares it supports (22.13 or later), whatever Node runs the agent", async () => {
+  const { node } = await acpxRuntime();
+  const { stdout } = await promisify(execFile)(node, ["-p", "process.versions.node"]);
+  const [major = 0, minor = 0] = stdout.trim().split(".").map(Number);
+  expect(major > 22 || (major === 22 && minor >= 13)).toBe(true);
 });
 
 it("without --approve-all, acpx refuses a command it would have to ask about (no terminal): nothing runs, exit 5", async () => {

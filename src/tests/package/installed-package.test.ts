@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { isRecord } from "../../util/records.js";
-import { startAcpx, stopAllAcpx } from "../support/acpx/index.js";
+import { acpxRuntime, startAcpx, stopAllAcpx } from "../support/acpx/index.js";
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL("../../..", import.meta.url));
@@ -28,6 +28,8 @@ beforeAll(async () => {
   version = (JSON.parse(await readFile(join(REPO, "package.json"), "utf8")) as { version: string })
     .version;
   root = await mkdtemp(join(tmpdir(), "claude-agent-acp-package-"));
+  // acpx comes from the npm registry (or npm's cache) on first use: fetched here, in the hook.
+  await acpxRuntime();
   // prepack would build again what CI built a moment ago.
   await run("node", ["--import", "tsx", "scripts/build-if-stale.ts"], {
     cwd: REPO,

@@ -1,21 +1,6 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { isRecord } from "../../../util/records.js";
 import { sleep } from "../e2e/index.js";
-
-/** acpx's CLI script, found from its package.json `bin` (not from a guessed path). */
-export const ACPX_CLI = findAcpxCli();
-
-function findAcpxCli(): string {
-  const manifestPath = createRequire(import.meta.url).resolve("acpx/package.json");
-  const manifest: unknown = JSON.parse(readFileSync(manifestPath, "utf8"));
-  const bin = isRecord(manifest) ? manifest.bin : undefined;
-  const script = typeof bin === "string" ? bin : isRecord(bin) ? bin.acpx : undefined;
-  if (typeof script !== "string") throw new Error(`no acpx bin in ${manifestPath}`);
-  return join(dirname(manifestPath), script);
-}
+import { acpxRuntime } from "./runtime.js";
 
 /** One finished acpx process. */
 export interface AcpxResult {
@@ -43,15 +28,16 @@ export async function runAcpxCli(options: {
   cwd: string;
   timeoutMs: number;
 }): Promise<AcpxResult> {
+  const { node, cli } = await acpxRuntime();
   const started = performance.now();
-  const child = spawn(process.execPath, [ACPX_CLI, ...options.args], {
+  const child = spawn(node, [cli, ...options.args], {
     cwd: options.cwd,
     env: options.env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const pid = child.pid;
-  if (pid === undefined) throw new Error(`could not start acpx (${ACPX_CLI})`);
+  if (pid === undefined) throw new Error(`could not start acpx (${node} ${cli})`);
   let [stdout, stderr] = ["", ""];
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));

@@ -2,6 +2,6 @@
 export { startAcpx, stopAllAcpx } from "./harness.js";
 export type { Acpx, AcpxExec, AcpxOptions } from "./harness.js";
 export type { AcpxResult } from "./cli.js";
-export { ACPX_CLI } from "./cli.js";
+export { acpxRuntime } from "./runtime.js";
 export { JsonOutput } from "./json-output.js";
 export { LAUNCHER_NAME } from "./launcher.js";
