@@ -61,9 +61,9 @@ const OWN_CREDENTIALS = [
   "CLAUDE_CODE_SKIP_VERTEX_AUTH",
 ] as const;
 /**
- * The proxies Claude Code sends through (it takes the first set, in either case). An
- * `http://` provider is reached directly: its headers travel in clear, so no proxy, the
- * user's own or one a project's settings name, may carry them.
+ * The proxies Claude Code sends through (it takes the first set, in either case, then its
+ * own CLAUDE_CODE_ ones). An `http://` provider is reached directly: its headers travel in
+ * clear, so no proxy, the user's own or one a project's settings name, may carry them.
  */
 export const PROXIES = [
   "https_proxy",
@@ -74,6 +74,8 @@ export const PROXIES = [
   "ALL_PROXY",
   "no_proxy",
   "NO_PROXY",
+  "CLAUDE_CODE_HTTPS_PROXY",
+  "CLAUDE_CODE_HTTP_PROXY",
 ] as const;
 /**
  * What Claude Code trusts as a server's certificate: pinned to the agent's own, so a proxy

@@ -215,7 +215,12 @@ export class TurnQueue {
   }
 }
 
-/** A user message of `turn`, under an id of its own that Claude Code's result names. */
+/**
+ * A user message of `turn`, under an id of its own that Claude Code's result names. It is a
+ * person's input (their prompt, a steer, their approval of a plan): Claude Code treats a
+ * message without an origin as unattributed, and features that gate on a human prompt
+ * would behave otherwise than in its terminal.
+ */
 export function userMessage(
   content: UserContentBlock[],
   turn: Turn,
@@ -226,6 +231,7 @@ export function userMessage(
     type: "user",
     message: { role: "user", content },
     parent_tool_use_id: null,
+    origin: { kind: "human" },
     uuid,
   };
 }

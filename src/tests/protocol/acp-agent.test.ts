@@ -122,6 +122,8 @@ describe("session/prompt", () => {
     });
     const sent = await query.waitForSent(1);
     expect(sent.message.content).toEqual([{ type: "text", text: "hello" }]);
+    // A person's input, as Claude Code's features that gate on a human prompt expect it.
+    expect(sent.origin).toEqual({ kind: "human" });
     query.emit(...streamedText("msg_1", "Hel"));
     await settle();
     query.emit(...streamedText("msg_1", "lo"), result());

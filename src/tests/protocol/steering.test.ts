@@ -187,6 +187,8 @@ describe("_session/steering with a turn running", () => {
       },
       { type: "text", text: "use the notes" },
     ]);
+    // A steer is the person's input too.
+    expect(message.origin).toEqual({ kind: "human" });
   });
 
   it("a steer sent right behind its prompt, before that turn has started, joins it after the prompt (injected, even with promptRequired)", async () => {

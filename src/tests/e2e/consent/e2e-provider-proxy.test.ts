@@ -38,6 +38,9 @@ describe("a provider's secret and the proxies others name", () => {
           http_proxy: proxy.url,
           https_proxy: proxy.url,
           ALL_PROXY: proxy.url,
+          // Claude Code's own proxy settings (2.1.336): used where the usual ones are unset.
+          CLAUDE_CODE_HTTP_PROXY: proxy.url,
+          CLAUDE_CODE_HTTPS_PROXY: proxy.url,
           NO_PROXY: "",
           no_proxy: "",
         },

@@ -79,7 +79,7 @@ describe("the environment variables the installed Claude Code reads", () => {
     const pinned = new Set<string>([...ENDPOINTS, ...PROVIDER_SWITCHES, ...PROXIES]);
     const routing = [...cli.read].filter(
       (name) =>
-        /(_BASE_URL|_API_BASE|_UNIX_SOCKET)$|^AWS_ENDPOINT_URL|^(https?|all|no)_proxy$/i.test(
+        /(_BASE_URL|_API_BASE|_UNIX_SOCKET)$|^AWS_ENDPOINT_URL|^(CLAUDE_CODE_)?(https?|all|no)_proxy$/i.test(
           name,
         ) ||
         (/^CLAUDE_CODE_USE_/.test(name) && !NOT_PROVIDERS.has(name)),
