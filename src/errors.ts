@@ -53,6 +53,8 @@ export class AuthRequiredError extends Error {
     message: string,
     /** What failed (`{ error, kind }` when the API rejected the credentials). */
     readonly data?: Record<string, unknown>,
+    /** The message already says what to do (terms to accept): the wire error adds nothing. */
+    readonly saysWhatToDo = false,
   ) {
     super(message);
   }
@@ -89,6 +91,13 @@ export class ClaudeProcessExitedError extends Error {
  */
 export class ClaudeStartError extends ClaudeProcessExitedError {
   override readonly name = "ClaudeStartError";
+  constructor(
+    message: string,
+    /** What Claude Code said of the cause (`startupFailureReason`), when it named one. */
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
 }
 
 /** The Claude Code process stopped answering and was ended (see session/lifecycle/watchdog.ts). */

@@ -37,9 +37,10 @@ function wireError(error: unknown): RequestError {
   // The messages below are Claude Code's (and the API's, through it): cleaned as any text
   // from Claude is before a client shows it.
   if (error instanceof AuthRequiredError) {
+    const message = cleanMultiline(error.message);
     return RequestError.authRequired(
       error.data,
-      authRequiredMessage(cleanMultiline(error.message)),
+      error.saysWhatToDo ? message : authRequiredMessage(message),
     );
   }
   // Claude Code's sentence is the whole message: it is no internal error.

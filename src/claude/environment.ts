@@ -10,9 +10,17 @@ export function claudeEnvironment(env: NodeJS.ProcessEnv): Record<string, string
 /** Identifies this adapter in Claude Code's User-Agent. */
 const CLIENT_APP = "claude-agent-acp";
 
-/** The environment the SDK is given for a Claude Code process: `env`, and who asks. */
+/**
+ * The environment the SDK is given for a Claude Code process: `env`, who asks, and that
+ * every start-up failure Claude Code knows the cause of ends in a result that names it
+ * (`startup_failure_reason`), not in text on its stderr.
+ */
 export function sdkEnvironment(
   env: Record<string, string | undefined>,
 ): Record<string, string | undefined> {
-  return { ...env, CLAUDE_AGENT_SDK_CLIENT_APP: CLIENT_APP };
+  return {
+    ...env,
+    CLAUDE_AGENT_SDK_CLIENT_APP: CLIENT_APP,
+    CLAUDE_CODE_STARTUP_FAILURE_RESULTS: "1",
+  };
 }

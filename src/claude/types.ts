@@ -20,6 +20,7 @@ export type {
   SDKPartialAssistantMessage,
   SDKRateLimitInfo as RateLimitInfo,
   SDKResultMessage,
+  SDKStartupFailureReason as StartupFailureReason,
   SDKSystemMessage,
   SDKToolProgressMessage,
   SDKUserMessage,

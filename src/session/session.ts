@@ -159,6 +159,7 @@ export class Session {
     };
     this.consumer = new ClaudeMessageConsumer(
       {
+        id: links.id,
         isLive: (running) => process.current === running,
         userTurn: links.userTurn,
         heard: () => lifecycle.watchdog.heard(),

@@ -64,7 +64,7 @@ const REFUSALS: readonly (readonly [NotAppliedReason, RegExp])[] = [
   // The agent's own: its process and the SDK set them for every session.
   [
     "agent",
-    /^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|CLAUDE_AGENT_SDK_CLIENT_APP|CLAUDE_AGENT_SDK_VERSION|CLAUDE_CODE_ENABLE_TODO_TOOLS)$/,
+    /^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|CLAUDE_AGENT_SDK_CLIENT_APP|CLAUDE_AGENT_SDK_VERSION|CLAUDE_CODE_ENABLE_TODO_TOOLS|CLAUDE_CODE_STARTUP_FAILURE_RESULTS)$/,
   ],
   // Certificates to trust, or none checked: another host could then read what is sent.
   [

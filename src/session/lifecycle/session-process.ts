@@ -46,6 +46,8 @@ export class SessionProcess {
   private stale = false;
   /** Processes whose end was handled (a hung one's is handled before it is gone). */
   private readonly ended = new WeakSet<ClaudeQuery>();
+  /** Processes started on a new conversation, which is saved only once one of them starts. */
+  private readonly fresh = new WeakSet<ClaudeQuery>();
 
   constructor(
     private readonly host: SessionProcessHost,
@@ -62,6 +64,14 @@ export class SessionProcess {
     this.hasTranscript = true;
   }
 
+  /**
+   * The process said it could not start: a new conversation it was to begin was not saved,
+   * so the next process begins it again rather than resume what is not there.
+   */
+  startFailed(query: ClaudeQuery): void {
+    if (this.fresh.has(query)) this.hasTranscript = false;
+  }
+
   /** Whether this process's end is handled now: false if it was already. */
   endOnce(query: ClaudeQuery): boolean {
     if (this.ended.has(query)) return false;
@@ -75,6 +85,7 @@ export class SessionProcess {
       ? { resume: this.conversation }
       : { sessionId: this.conversation, ...fresh };
     const query = this.host.startQuery(this.host.queryOptions(conversation, mode, this.provider));
+    if (!this.hasTranscript) this.fresh.add(query);
     this.current = query;
     this.host.started(query);
     return query;

@@ -5,7 +5,7 @@
 import type { SessionClient } from "../../acp/session-client.js";
 import type { ClaudeInitialization, ClaudeQuery } from "../../claude/query.js";
 import type { ModelInfo, PermissionMode } from "../../claude/types.js";
-import { ClaudeProcessExitedError, type ClaudeStartError } from "../../errors.js";
+import { ClaudeProcessExitedError } from "../../errors.js";
 import { log } from "../../logger.js";
 import { withTimeout } from "../../util/timeout.js";
 import type { ClientSetup } from "../configuration/client-setup.js";
@@ -52,7 +52,7 @@ export class SessionStartup {
   /** The first process's start, which the session does not wait for (startup.ts). */
   private watch: StartupWatch | undefined;
   /** A failed start no prompt has reported yet: the next prompt does. */
-  private failure: ClaudeStartError | undefined;
+  private failure: Error | undefined;
 
   constructor(private readonly host: SessionStartupHost) {}
 
@@ -143,7 +143,7 @@ export class SessionStartup {
   }
 
   /** The failed start no prompt has reported yet, once. */
-  takeFailure(): ClaudeStartError | undefined {
+  takeFailure(): Error | undefined {
     const failure = this.failure;
     this.failure = undefined;
     return failure;
@@ -191,7 +191,7 @@ export class SessionStartup {
    * prompt waiting for it, or else the next one, fails with the reason. A later prompt
    * starts a new process.
    */
-  private async failed(query: ClaudeQuery, error: ClaudeStartError): Promise<void> {
+  private async failed(query: ClaudeQuery, error: Error): Promise<void> {
     const { process } = this.host;
     const turns = this.host.turns();
     if (this.host.closed() || process.current !== query || !process.endOnce(query)) return;

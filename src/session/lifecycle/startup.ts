@@ -1,5 +1,6 @@
 import type { ClaudeInitialization, ClaudeQuery } from "../../claude/query.js";
 import { ClaudeStartError } from "../../errors.js";
+import { isNamedStartupFailure } from "./startup-failure.js";
 import { log } from "../../logger.js";
 import { mark } from "../../runtime/marks.js";
 import { deferred } from "../../util/deferred.js";
@@ -11,11 +12,15 @@ export const START_TIMEOUT_MS = 60_000;
 /** What the session does once its process has started, or failed to. */
 export interface StartupHost {
   started(query: ClaudeQuery, initialization: ClaudeInitialization): Promise<void>;
-  failed(query: ClaudeQuery, error: ClaudeStartError): Promise<void>;
+  failed(query: ClaudeQuery, error: Error): Promise<void>;
 }
 
-/** The error a prompt gets for a start that failed with `cause`. */
-export function startError(cause: unknown): ClaudeStartError {
+/**
+ * The error a prompt gets for a start that failed with `cause`: the cause itself when Claude
+ * Code named it (turns/startup-failure.ts), else a start error that quotes it.
+ */
+export function startError(cause: unknown): Error {
+  if (isNamedStartupFailure(cause)) return cause;
   const reason = cause instanceof Error ? cause.message : typeof cause === "string" ? cause : "";
   return new ClaudeStartError(
     `Claude Code did not start${reason ? `: ${reason}` : ""}. The next prompt starts it again.`,

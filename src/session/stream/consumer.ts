@@ -2,12 +2,15 @@ import type { ClaudeQuery } from "../../claude/query.js";
 import type { SDKMessage, SDKResultMessage, SystemMessage } from "../../claude/types.js";
 import type { ClaudeActivity } from "../background/claude-activity.js";
 import type { ClaudeTasks } from "../background/claude-tasks.js";
+import { startupFailureError } from "../lifecycle/startup-failure.js";
 import type { Turn } from "../turns/turn.js";
 import type { StreamProgress } from "./stream-progress.js";
 import { markFirst } from "../../runtime/marks.js";
 
 /** What the consumer needs from its session. */
 export interface ConsumerHost {
+  /** The ACP session's id (a failed start names it). */
+  id(): string;
   /** Whether the process is still the session's live one (not replaced, not closed). */
   isLive(query: ClaudeQuery): boolean;
   /** The user's turn Claude Code is answering, until its result has arrived. */
@@ -49,9 +52,19 @@ export class ClaudeMessageConsumer {
   /** Reads one process's messages until its stream ends or it is no longer the live one. */
   async consume(query: ClaudeQuery): Promise<void> {
     let failure: unknown;
+    /** The cause Claude Code named before it exited, if it failed to start. */
+    let startupFailure: Error | undefined;
     try {
       for await (const message of query.messages) {
         if (!this.host.isLive(query)) break;
+        // Claude Code exits right after it: the end of the process reports it, once, to the
+        // prompt waiting for it or else to the next one.
+        const failedStart =
+          message.type === "result" ? startupFailureError(message, this.host.id()) : undefined;
+        if (failedStart) {
+          startupFailure ??= failedStart;
+          continue;
+        }
         this.progress.started();
         try {
           await this.dispatch(message, query);
@@ -62,7 +75,7 @@ export class ClaudeMessageConsumer {
     } catch (error) {
       failure = error;
     }
-    await this.host.ended(query, failure);
+    await this.host.ended(query, startupFailure ?? failure);
   }
 
   private async dispatch(message: SDKMessage, query: ClaudeQuery): Promise<void> {

@@ -8,6 +8,7 @@ import type { ClaudeTasks } from "../background/claude-tasks.js";
 import type { SessionTerminals } from "../background/terminals.js";
 import type { SessionProcess } from "../lifecycle/session-process.js";
 import type { SessionStartup } from "../lifecycle/session-startup.js";
+import { isNamedStartupFailure } from "../lifecycle/startup-failure.js";
 import type { TurnOutcome } from "./outcome.js";
 import type { OwnTurns } from "./own-turns.js";
 import { resendSteers } from "./steering.js";
@@ -43,6 +44,7 @@ export async function processEnded(
   failure: unknown,
 ): Promise<void> {
   const { process, turns } = host;
+  if (isNamedStartupFailure(failure)) process.startFailed(query);
   // A live process that ends before it started failed to start; one the session closed
   // or replaced meanwhile did not.
   if (host.startup.isStarting(query) && process.current === query) {
@@ -66,7 +68,16 @@ export async function processEnded(
   // that ended just as the prompt came) never saw the prompt: resume and send it again.
   // A hung one may have read it: it is not sent twice.
   const hung = failure instanceof ClaudeNotRespondingError;
-  if (!hung && !turn.heardFromClaude && !turn.resent && !turn.cancelRequested && turn.prompt) {
+  // A process that said why it could not start would say it again.
+  const named = isNamedStartupFailure(failure);
+  if (
+    !hung &&
+    !named &&
+    !turn.heardFromClaude &&
+    !turn.resent &&
+    !turn.cancelRequested &&
+    turn.prompt
+  ) {
     turn.resent = true;
     log.info(`session ${host.id()}: Claude Code ended before the prompt reached it; resuming`);
     const resumed = process.start(host.mode());
@@ -78,12 +89,13 @@ export async function processEnded(
   const outcome: TurnOutcome = turn.cancelRequested
     ? { stopReason: "cancelled" }
     : {
-        error: hung
-          ? failure
-          : new ClaudeProcessExitedError(
-              `Claude Code exited unexpectedly${failure instanceof Error ? `: ${failure.message}` : ""}. ` +
-                "The next prompt resumes the conversation.",
-            ),
+        error:
+          hung || named
+            ? failure
+            : new ClaudeProcessExitedError(
+                `Claude Code exited unexpectedly${failure instanceof Error ? `: ${failure.message}` : ""}. ` +
+                  "The next prompt resumes the conversation.",
+              ),
       };
   await turns.settle(turn, outcome);
   turn.finish();

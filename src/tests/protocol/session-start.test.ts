@@ -221,3 +221,98 @@ describe("a start that fails before session/new can answer", () => {
     expect(harness.updates).toEqual([]);
   });
 });
+
+describe("a start-up failure whose cause Claude Code names (startup_failure_reason)", () => {
+  /** Claude Code's zeroed result for a failed start, then its exit. */
+  const failStart = (query: FakeClaudeQuery, reason: string, errors: string[]) => {
+    query.emit(
+      result({
+        subtype: "error_during_execution",
+        isError: true,
+        errors,
+        extra: { startup_failure_reason: reason },
+      }),
+    );
+    query.end(new Error("Claude Code process exited with code 1"));
+  };
+
+  async function promptFailedBy(reason: string, errors: string[]) {
+    const { agent, claude, cwd } = await setup();
+    const { sessionId } = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+    const prompt = agent
+      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] })
+      .catch((e: unknown) => e);
+    await claude.started[0]!.waitForSent(1);
+    failStart(claude.started[0]!, reason, errors);
+    const error = await prompt;
+    expect(error).toBeInstanceOf(RequestError);
+    expect((error as RequestError).message).not.toMatch(/exited/);
+    return { error: error as RequestError, sessionId };
+  }
+
+  it("an organization's sign-in that ended is auth_required, with how to sign in again", async () => {
+    const { error } = await promptFailedBy("org_signin_ended", [
+      "Your organization signed you out.",
+    ]);
+    expect(error.code).toBe(-32000);
+    expect(error.message).toContain("Your organization signed you out");
+    expect(error.message).toMatch(/log in with your client's login action/);
+    expect(error.data).toEqual({ startupFailureReason: "org_signin_ended" });
+  });
+
+  it.each([
+    ["consumer_terms_review_in_terminal", /run `claude` in a terminal and accept them/],
+    ["consumer_terms_accept_on_web", /accept them at claude\.ai|at claude\.ai/],
+  ])(
+    "updated terms to accept (%s) are auth_required, saying where, and nothing about keys",
+    async (reason, where) => {
+      const { error } = await promptFailedBy(reason, ["The Consumer Terms have changed."]);
+      expect(error.code).toBe(-32000);
+      expect(error.message).toContain("The Consumer Terms have changed.");
+      expect(error.message).toMatch(where);
+      expect(error.message).not.toMatch(/ANTHROPIC_API_KEY/);
+      expect(error.data).toEqual({ startupFailureReason: reason });
+    },
+  );
+
+  it("a conversation to resume that is gone is a session not found", async () => {
+    const { error, sessionId } = await promptFailedBy("resume_target_not_found", [
+      "No conversation found with session ID: x",
+    ]);
+    expect(error.code).toBe(-32002);
+    expect(error.data).toEqual({ sessionId });
+  });
+
+  it("any other cause is a start error whose data names it", async () => {
+    const { error } = await promptFailedBy("temp_dir_unusable", [
+      "The temp directory is not usable.",
+    ]);
+    expect(error.code).toBe(-32603);
+    expect(error.message).toContain("Claude Code did not start: The temp directory is not usable.");
+    expect(error.data).toEqual({ startupFailureReason: "temp_dir_unusable" });
+  });
+
+  it("said before any prompt: a notice at once, the first prompt fails with it, and the next one begins the conversation again (nothing to resume)", async () => {
+    const { agent, claude, starts, updates, cwd } = await setup({ notices: true });
+    const { sessionId } = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+    failStart(claude.started[0]!, "cwd_unavailable", ["The working directory is gone."]);
+    await until(() => updatesOf(updates, sessionId).some((u) => u.sessionUpdate === "notice"));
+
+    const error = await agent
+      .request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] })
+      .catch((e: unknown) => e);
+    expect((error as RequestError).data).toEqual({ startupFailureReason: "cwd_unavailable" });
+
+    const retry = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "again" }],
+    });
+    await until(() => claude.started.length === 2);
+    const second = claude.started[1]!;
+    expect(second.options.resume).toBeUndefined();
+    await second.waitForSent(1);
+    starts[1]!.resolve({ commands: [], models: MODELS });
+    second.emit(result());
+    expect(await retry).toMatchObject({ stopReason: "end_turn" });
+  });
+});
