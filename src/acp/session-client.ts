@@ -134,9 +134,10 @@ export class SessionClient {
     if (shown) await this.sendAgentContent({ type: "text", text: shown }, messageId, meta);
   }
 
+  /** A thought with nothing to read (a signature-only block's, whitespace) is not sent. */
   async sendAgentThought(text: string, messageId?: string, meta?: Meta): Promise<void> {
     const shown = cleanMultiline(text);
-    if (!shown) return;
+    if (!shown.trim()) return;
     await this.update({
       sessionUpdate: "agent_thought_chunk",
       content: { type: "text", text: shown },

@@ -20,12 +20,16 @@ const textBlock = z
     message: "the `chunks` of a text block must join to its `text`",
   });
 
-const thinkingBlock = z.strictObject({
-  type: z.literal("thinking"),
-  thinking: z.string(),
-  signature: z.string().min(1).optional(),
-  chunks: chunkCount.optional(),
-});
+const thinkingBlock = z
+  .strictObject({
+    type: z.literal("thinking"),
+    thinking: z.string(),
+    signature: z.string().min(1).optional(),
+    chunks: z.union([chunkCount, z.array(z.string()).min(1)]).optional(),
+  })
+  .refine((b) => !Array.isArray(b.chunks) || b.chunks.join("") === b.thinking, {
+    message: "the `chunks` of a thinking block must join to its `thinking`",
+  });
 
 const toolUseBlock = z.strictObject({
   type: z.literal("tool_use"),

@@ -41,6 +41,13 @@ function textDeltas(block: Extract<Block, { type: "text" }>): string[] {
   return splitInto(text, block.chunks ?? defaultChunks(text));
 }
 
+/** A signature-only block (empty thinking) has none, as the API sends it. */
+function thinkingDeltas(block: Extract<Block, { type: "thinking" }>): string[] {
+  if (Array.isArray(block.chunks)) return block.chunks;
+  if (!block.thinking) return [];
+  return splitInto(block.thinking, block.chunks ?? defaultChunks(block.thinking));
+}
+
 export function blockText(block: Extract<Block, { type: "text" }>): string {
   return Array.isArray(block.chunks) ? block.chunks.join("") : (block.text ?? "");
 }
@@ -156,7 +163,7 @@ export function turnToEvents(turn: Turn, ctx: RenderContext): SseEvent[] {
           index,
           content_block: { type: "thinking", thinking: "", signature: "" },
         });
-        for (const thinking of splitInto(b.thinking, b.chunks ?? defaultChunks(b.thinking))) {
+        for (const thinking of thinkingDeltas(b)) {
           delta(index, { type: "thinking_delta", thinking });
         }
         delta(index, {

@@ -8,12 +8,17 @@ export interface TextBlock {
   chunks?: number | string[];
 }
 
-/** Streamed as thinking_delta(s) then one signature_delta; a signature is made up when absent. */
+/**
+ * Streamed as thinking_delta(s) (a count, or the given deltas, which join to `thinking`) then
+ * one signature_delta; a signature is made up when absent. An empty `thinking` is a
+ * signature-only block, as the API sends when the thinking's display is omitted: no
+ * thinking_delta at all.
+ */
 export interface ThinkingBlock {
   type: "thinking";
   thinking: string;
   signature?: string;
-  chunks?: number;
+  chunks?: number | string[];
 }
 
 /** Streamed as input_json_delta chunks of JSON.stringify(input). */

@@ -53,6 +53,12 @@ export class StreamTranslator {
   private readonly messageIds = new Map<string, string>();
   /** Tool uses by `${thread}:${blockIndex}` while their input streams. */
   private readonly streaming = new Map<string, StreamingToolUse>();
+  /**
+   * Whitespace a thought streamed alone, per thread: it goes out with the thought's next
+   * words (a paragraph break stays), and is dropped if none come. A client never gets a
+   * thought chunk with nothing to read.
+   */
+  private readonly heldThought = new Map<string, string>();
   private readonly tasks = new TaskPlan();
 
   constructor(
@@ -67,6 +73,7 @@ export class StreamTranslator {
     this.streamed.clear();
     this.messageIds.clear();
     this.streaming.clear();
+    this.heldThought.clear();
   }
 
   async handle(message: SDKMessage): Promise<void> {
@@ -131,7 +138,13 @@ export class StreamTranslator {
           await this.client.forThread(parent).sendAgentText(delta.text, messageId, meta);
         } else if (delta.type === "thinking_delta") {
           if (messageId) this.streamed.add(messageId);
-          await this.client.forThread(parent).sendAgentThought(delta.thinking, messageId, meta);
+          const thought = (this.heldThought.get(thread) ?? "") + delta.thinking;
+          if (!thought.trim()) {
+            this.heldThought.set(thread, thought);
+            return;
+          }
+          this.heldThought.delete(thread);
+          await this.client.forThread(parent).sendAgentThought(thought, messageId, meta);
         } else if (delta.type === "input_json_delta") {
           await this.refinePartial(`${thread}:${event.index}`, delta.partial_json);
         }
@@ -139,6 +152,7 @@ export class StreamTranslator {
       }
       case "content_block_stop":
         this.streaming.delete(`${thread}:${event.index}`);
+        this.heldThought.delete(thread);
         return;
       default:
         return;

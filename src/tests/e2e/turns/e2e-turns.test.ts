@@ -64,6 +64,35 @@ describe("what a turn streams", () => {
     expect(firstText.join("")).toBe("Option two it is. Checking the date.");
   });
 
+  it("never sends a thought with nothing to read: a signature-only thinking block sends none, whitespace streamed alone goes with the next words", async () => {
+    const e2e = await startE2E({
+      scenario: [
+        {
+          content: [
+            // What the API sends when the thinking's display is omitted: a signature only.
+            { type: "thinking", thinking: "" },
+            {
+              type: "thinking",
+              thinking: " Plan:\n\nstep one.",
+              chunks: [" ", "Plan:", "\n\n", "step one."],
+            },
+            { type: "text", text: "Done." },
+          ],
+          // Each delta in a read of its own, as a slow stream sends them.
+          delayMs: 30,
+        },
+      ],
+    });
+    const { sessionId } = await e2e.newSession();
+
+    await e2e.prompt(sessionId, "Think it over.");
+
+    const thoughts = e2e.updates.of(sessionId, "agent_thought_chunk").map((t) => textOf(t.content));
+    expect(thoughts.filter((text) => text.trim() === "")).toEqual([]);
+    expect(thoughts.join("")).toBe(" Plan:\n\nstep one.");
+    expect(chunkText(e2e, sessionId, "agent_message_chunk")).toBe("Done.");
+  });
+
   it("reports usage_update (used, size, cost) before answering, and the turn's tokens in the prompt response", async () => {
     const e2e = await startE2E({
       scenario: [
