@@ -1,10 +1,12 @@
+import { withValidThinkingBudget } from "./thinking.js";
+
 /**
  * The environment of a Claude Code process: the agent's own, plus Claude Code's task
  * tools (off by default in SDK sessions), whose progress clients show as a plan. A
- * value the user set wins.
+ * value the user set wins; a thinking budget that is no number is left out (thinking.ts).
  */
 export function claudeEnvironment(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
-  return { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1", ...env };
+  return { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1", ...withValidThinkingBudget(env) };
 }
 
 /** Identifies this adapter in Claude Code's User-Agent. */

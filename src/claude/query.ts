@@ -1,4 +1,5 @@
 import type { ClientOptions, SdkSystemPrompt } from "./client-options/options.js";
+import type { ThinkingDisplay } from "./thinking.js";
 import type {
   CanUseTool,
   EffortLevel,
@@ -107,6 +108,8 @@ export interface ClaudeQueryOptions {
   clientOptions?: ClientOptions;
   /** Subagents' text and thinking come as messages too (not only their tool calls). */
   forwardSubagentText?: boolean;
+  /** How Claude's thinking comes back (thinking.ts); a client's own `thinking` option wins. */
+  thinkingDisplay?: ThinkingDisplay;
   /** Lets the session enter bypassPermissions (only where the process may bypass). */
   allowBypass?: boolean;
   canUseTool: CanUseTool;

@@ -52,6 +52,10 @@ export function hostOptions(
     settingSources: [...(options.settingSources ?? DEFAULT_SETTING_SOURCES)],
     includePartialMessages: true,
     ...(options.forwardSubagentText ? { forwardSubagentText: true } : {}),
+    // The display alone: the kind of thinking stays Claude Code's choice for the model.
+    ...(options.thinkingDisplay && !options.clientOptions?.thinking
+      ? { extraArgs: { "thinking-display": options.thinkingDisplay } }
+      : {}),
     pathToClaudeCodeExecutable: options.executable,
     env: sdkEnvironment(options.env),
     ...(options.settingsEnv ? { settings: hostSettings(options) } : {}),

@@ -63,6 +63,7 @@ export function hostKey(options: ClaudeQueryOptions): string {
     disallowedTools: [...(options.disallowedTools ?? [])].sort(),
     allowBypass: !!options.allowBypass,
     forwardSubagentText: !!options.forwardSubagentText,
+    thinkingDisplay: options.thinkingDisplay ?? null,
     mcpServers: options.mcpServers ?? {},
     settingsEnv: options.settingsEnv ?? {},
     // What a client configured: a spare is started without any of it.

@@ -1,6 +1,7 @@
 import { supportsFormElicitation } from "../../acp/unstable-capabilities.js";
 import type { AgentClientCapabilities } from "../../acp/unstable-capabilities.js";
 import { claudeEnvironment } from "../../claude/environment.js";
+import { thinkingDisplay } from "../../claude/thinking.js";
 import type { ClaudeQueryOptions } from "../../claude/query.js";
 import type { ProviderLaunch } from "../../claude/provider-env.js";
 import { IGNORE_PERSISTED_TRUST } from "../../claude/trust-store.js";
@@ -38,9 +39,11 @@ export function hostQueryOptions(host: {
   | "allowBypass"
   | "mcpServers"
   | "forwardSubagentText"
+  | "thinkingDisplay"
 > {
   return {
     ...(host.client.subagents ? { forwardSubagentText: true } : {}),
+    thinkingDisplay: thinkingDisplay(host.env),
     executable: host.executable,
     env: claudeEnvironment({ ...host.env, ...host.provider?.env }),
     ...(host.provider ? { settingsEnv: host.provider.settingsEnv } : {}),

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, toolResults } from "../../../scripted-api/index.js";
 import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import {
+  bodyOf,
   chunkText,
   contentTexts,
   lastUserBlocks,
@@ -91,6 +92,32 @@ describe("what a turn streams", () => {
     expect(thoughts.filter((text) => text.trim() === "")).toEqual([]);
     expect(thoughts.join("")).toBe(" Plan:\n\nstep one.");
     expect(chunkText(e2e, sessionId, "agent_message_chunk")).toBe("Done.");
+  });
+
+  it("asks for Claude's thinking summarized by default, so that there is thinking to show", async () => {
+    const e2e = await startE2E();
+    const { sessionId } = await e2e.newSession();
+    await e2e.prompt(sessionId, "Think.");
+    expect(bodyOf(e2e.api.lastMainRequest()).thinking).toMatchObject({ display: "summarized" });
+  });
+
+  it("ignores thinking switches that are not valid, saying so in the log: the display stays summarized and thinking stays on", async () => {
+    const e2e = await startE2E({
+      env: { CLAUDE_CODE_THINKING_DISPLAY: "loud", MAX_THINKING_TOKENS: "lots" },
+    });
+    const { sessionId } = await e2e.newSession();
+    await e2e.prompt(sessionId, "Think.");
+    // Claude Code would read a budget that is no number as 0; it never sees it.
+    expect(bodyOf(e2e.api.lastMainRequest()).thinking).toEqual({
+      type: "adaptive",
+      display: "summarized",
+    });
+    expect(e2e.log()).toContain(
+      "Ignoring CLAUDE_CODE_THINKING_DISPLAY: expected 'summarized' or 'omitted', got 'loud'.",
+    );
+    expect(e2e.log()).toContain(
+      "Ignoring MAX_THINKING_TOKENS: expected a non-negative integer, got 'lots'.",
+    );
   });
 
   it("reports usage_update (used, size, cost) before answering, and the turn's tokens in the prompt response", async () => {

@@ -162,6 +162,19 @@ describe("the options Claude Code is started with", () => {
     expect(hostKey({ ...base, clientOptions: { maxTurns: 1 } })).not.toBe(spare);
     expect(hostKey({ ...base })).toBe(spare);
   });
+
+  it("the thinking display is part of what a spare and a remembered start key on", () => {
+    const summarized = { ...base, thinkingDisplay: "summarized" as const };
+    const omitted = { ...base, thinkingDisplay: "omitted" as const };
+    expect(hostKey(summarized)).not.toBe(hostKey(omitted));
+    expect(configurationKey(hostOptions(summarized))).not.toBe(
+      configurationKey(hostOptions(omitted)),
+    );
+    expect(hostOptions(summarized).extraArgs).toEqual({ "thinking-display": "summarized" });
+    // A client's own thinking option says the display itself.
+    const own = { ...summarized, clientOptions: { thinking: { type: "disabled" as const } } };
+    expect(hostOptions(own).extraArgs).toBeUndefined();
+  });
 });
 
 /** One valid value of each option a client may set. */
