@@ -42,6 +42,8 @@ export interface ClaudeQuery {
    * proof that the process still reads and answers, even when it has been quiet.
    */
   probe(): Promise<void>;
+  /** The skills Claude Code offers, read again from disk (one added meanwhile is there). */
+  reloadSkills(): Promise<SlashCommand[]>;
   /** Every MCP server Claude Code knows (the client's and the user's own), with its state. */
   mcpServerStatus(): Promise<McpServerStatus[]>;
   /** Reconnects one MCP server; rejects with Claude Code's reason when it fails. */

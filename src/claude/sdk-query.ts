@@ -154,6 +154,7 @@ export function wrapQuery(
     probe: async () => {
       await (await sdk()).mcpServerStatus();
     },
+    reloadSkills: async () => (await (await sdk()).reloadSkills()).skills,
     mcpServerStatus: async () => (await sdk()).mcpServerStatus(),
     reconnectMcpServer: async (name) => (await sdk()).reconnectMcpServer(name),
     toggleMcpServer: async (name, enabled) => (await sdk()).toggleMcpServer(name, enabled),

@@ -297,6 +297,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     setModel: async (model) => (await decided).setModel(model),
     applyFlagSettings: async (settings) => (await decided).applyFlagSettings(settings),
     probe: async () => (await decided).probe(),
+    reloadSkills: async () => (await decided).reloadSkills(),
     mcpServerStatus: async () => (await decided).mcpServerStatus(),
     reconnectMcpServer: async (name) => (await decided).reconnectMcpServer(name),
     toggleMcpServer: async (name, enabled) => (await decided).toggleMcpServer(name, enabled),

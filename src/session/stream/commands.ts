@@ -1,6 +1,7 @@
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { SlashCommand } from "../../claude/types.js";
 import { MCP_COMMAND } from "../../mcp/command.js";
+import { SKILLS_COMMAND } from "../../skills/command.js";
 import { cleanSingleLine } from "../../util/text.js";
 
 /**
@@ -27,8 +28,9 @@ export function availableCommands(
   terminalOnly: readonly string[] = [],
 ): AvailableCommand[] {
   const hidden = new Set([...TERMINAL_ONLY, ...terminalOnly]);
-  // The agent runs /mcp itself (src/mcp/command.ts): its entry replaces Claude Code's.
-  const seen = new Set<string>([MCP_COMMAND.name]);
+  // The agent runs /mcp and /skills itself (src/mcp/, src/skills/): their entries replace
+  // Claude Code's.
+  const seen = new Set<string>([MCP_COMMAND.name, SKILLS_COMMAND.name]);
   const result: AvailableCommand[] = [];
   for (const command of commands) {
     const name = cleanSingleLine(command.name).replace(/^\//, "");
@@ -41,5 +43,5 @@ export function availableCommands(
       ...(hint ? { input: { hint } } : {}),
     });
   }
-  return [...result, MCP_COMMAND];
+  return [...result, MCP_COMMAND, SKILLS_COMMAND];
 }

@@ -1,12 +1,13 @@
 // How a client's prompt or steer enters a session: a start that failed is reported first;
-// the content is converted and checked once, the same way for both; `/mcp` is answered by
-// the agent in the prompts' order, and anything else goes to Claude Code as a turn.
+// the content is converted and checked once, the same way for both; `/mcp` and `/skills` are
+// answered by the agent in the prompts' order, and anything else goes to Claude Code as a turn.
 import type { ContentBlock, PromptResponse } from "@agentclientprotocol/sdk";
 import type { SessionClient } from "../../acp/session-client.js";
 import type { SteeringResponse } from "../../acp/steering.js";
 import type { ClaudeQuery } from "../../claude/query.js";
 import type { ModelInfo, UserContentBlock } from "../../claude/types.js";
 import { parseMcpCommand } from "../../mcp/command.js";
+import { isSkillsCommand, runSkillsCommand } from "../../skills/command.js";
 import type { SessionMcp } from "../../mcp/session-mcp.js";
 import { checkModelCommand } from "../configuration/model-ids.js";
 import { promptToClaude } from "./prompt.js";
@@ -48,6 +49,9 @@ export async function enterPrompt(
   // `/mcp` waits its turn like any prompt, so its answer never lands inside another turn.
   if (mcpCommand) {
     return host.turns.exclusive((query, s) => host.mcp.run(mcpCommand, query, s), signal, started);
+  }
+  if (isSkillsCommand(blocks)) {
+    return host.turns.exclusive((query) => runSkillsCommand(host.client, query), signal, started);
   }
   return host.turns.prompt(content, signal, started);
 }

@@ -10,6 +10,7 @@ import type {
   PermissionMode,
   SDKMessage,
   SDKUserMessage,
+  SlashCommand,
 } from "../../claude/types.js";
 import { deferred, type Deferred } from "../../util/deferred.js";
 
@@ -119,6 +120,13 @@ export class FakeClaudeQuery implements ClaudeQuery {
   probe(): Promise<void> {
     this.probes++;
     return this.answersProbes ? Promise.resolve() : new Promise<void>(() => undefined);
+  }
+
+  /** What reloadSkills() answers. */
+  skills: SlashCommand[] = [];
+
+  reloadSkills(): Promise<SlashCommand[]> {
+    return Promise.resolve(this.skills);
   }
 
   /** What mcpServerStatus() answers; the control calls made, in order. */

@@ -107,8 +107,8 @@ const LAYERS: ReadonlyArray<{ layer: string; rooms: readonly string[] }> = [
     ],
   },
   {
-    layer: "what a session uses: MCP servers, plans, questions",
-    rooms: ["mcp/", "plan/", "questions/"],
+    layer: "what a session uses: MCP servers, plans, questions, skills",
+    rooms: ["mcp/", "plan/", "questions/", "skills/"],
   },
   { layer: "the permission extension", rooms: ["permissions/"] },
   { layer: "tool use as ACP tool calls", rooms: ["tools/"] },
