@@ -18,6 +18,7 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionConfigOption,
+  SessionInfoUpdate,
   SessionUpdate,
   ToolCall,
   ToolCallContent,
@@ -267,7 +268,7 @@ export class SessionClient {
     return this.update({ sessionUpdate: "config_option_update", configOptions });
   }
 
-  updateSessionInfo(info: { title?: string | null; updatedAt?: string | null }): Promise<void> {
+  updateSessionInfo(info: SessionInfoUpdate): Promise<void> {
     return this.update({ sessionUpdate: "session_info_update", ...info });
   }
 

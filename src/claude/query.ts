@@ -110,6 +110,8 @@ export interface ClaudeQueryOptions {
   clientOptions?: ClientOptions;
   /** Subagents' text and thinking come as messages too (not only their tool calls). */
   forwardSubagentText?: boolean;
+  /** Claude Code predicts the user's next prompt after each turn (`prompt_suggestion`). */
+  promptSuggestions?: boolean;
   /** How Claude's thinking comes back (thinking.ts); a client's own `thinking` option wins. */
   thinkingDisplay?: ThinkingDisplay;
   /** Lets the session enter bypassPermissions (only where the process may bypass). */

@@ -52,6 +52,7 @@ export function hostOptions(
     settingSources: [...(options.settingSources ?? DEFAULT_SETTING_SOURCES)],
     includePartialMessages: true,
     ...(options.forwardSubagentText ? { forwardSubagentText: true } : {}),
+    ...(options.promptSuggestions ? { promptSuggestions: true } : {}),
     // The display alone: the kind of thinking stays Claude Code's choice for the model.
     ...(options.thinkingDisplay && !options.clientOptions?.thinking
       ? { extraArgs: { "thinking-display": options.thinkingDisplay } }

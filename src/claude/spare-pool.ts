@@ -64,6 +64,7 @@ export function hostKey(options: ClaudeQueryOptions): string {
     allowBypass: !!options.allowBypass,
     forwardSubagentText: !!options.forwardSubagentText,
     thinkingDisplay: options.thinkingDisplay ?? null,
+    promptSuggestions: !!options.promptSuggestions,
     mcpServers: options.mcpServers ?? {},
     settingsEnv: options.settingsEnv ?? {},
     // What a client configured: a spare is started without any of it.

@@ -8,7 +8,7 @@ export {
   scriptTurnSchema,
 } from "./scenario.js";
 export { lastToolResults, lastUserText, systemText, toolResults } from "./recording.js";
-export { classifyRequest } from "./side-requests.js";
+export { classifyRequest, isPromptSuggestionRequest } from "./side-requests.js";
 export { defaultSideReply } from "./side-reply.js";
 export { rateLimitHeaders } from "./rate-limits.js";
 export { turnToEvents, turnToMessage } from "./sse.js";

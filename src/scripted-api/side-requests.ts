@@ -13,11 +13,14 @@
 //   "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools. ... create a detailed summary
 //   of the conversation so far ...". Hence the one content check below.
 // - Structured side outputs force a tool (tool_choice {type:"tool"}), the main loop never does.
+// - Prompt suggestion (Claude Code 2.1.336, a client that asked for it): like compaction, the
+//   main loop's tools and system; its last user message opens with "[SUGGESTION MODE: ...]".
 // Sizes (max_tokens) vary too much across models to be used.
 import type { ClassifyInput } from "./types.js";
 import { isRecord } from "../util/records.js";
 
 const COMPACTION_PROMPT = /create a detailed summary of the conversation|Respond with TEXT ONLY/i;
+const SUGGESTION_PROMPT = /^\[SUGGESTION MODE:/;
 
 /** The tool a request forces, if any ({type:"tool"}, or {type:"any"} with a single tool). */
 export function forcedToolName(body: unknown): string | undefined {
@@ -46,7 +49,15 @@ export function isCompactionRequest(body: unknown): boolean {
   return isRecord(body) && COMPACTION_PROMPT.test(lastUserMessageText(body));
 }
 
-/** Default rule: main = offers tools, lets the model choose freely, and is not a compaction. */
+/** Claude Code asking the model for the user's likely next prompt. */
+export function isPromptSuggestionRequest(body: unknown): boolean {
+  return isRecord(body) && SUGGESTION_PROMPT.test(lastUserMessageText(body).trimStart());
+}
+
+/**
+ * Default rule: main = offers tools, lets the model choose freely, and is neither a
+ * compaction nor a prompt suggestion.
+ */
 export function classifyRequest(input: ClassifyInput): "main" | "side" {
   const body = input.body;
   if (!isRecord(body)) return "side";
@@ -54,5 +65,6 @@ export function classifyRequest(input: ClassifyInput): "main" | "side" {
   if (isRecord(body.tool_choice) && body.tool_choice.type === "none") return "side";
   if (forcedToolName(body) !== undefined) return "side";
   if (isCompactionRequest(body)) return "side";
+  if (isPromptSuggestionRequest(body)) return "side";
   return "main";
 }

@@ -1,3 +1,4 @@
+import { wantsPromptSuggestions } from "../../acp/prompt-suggestions.js";
 import { supportsFormElicitation } from "../../acp/unstable-capabilities.js";
 import type { AgentClientCapabilities } from "../../acp/unstable-capabilities.js";
 import { claudeEnvironment } from "../../claude/environment.js";
@@ -24,7 +25,8 @@ export function hostQueryOptions(host: {
   env: NodeJS.ProcessEnv;
   /**
    * What the client declared: without form elicitation Claude must never ask a question;
-   * a client that shows subagents as child sessions gets their words forwarded too.
+   * a client that shows subagents as child sessions gets their words forwarded too, and one
+   * that asks for prompt suggestions gets them.
    */
   client: AgentClientCapabilities;
   mcpServers?: Record<string, McpServerConfig>;
@@ -40,8 +42,10 @@ export function hostQueryOptions(host: {
   | "mcpServers"
   | "forwardSubagentText"
   | "thinkingDisplay"
+  | "promptSuggestions"
 > {
   return {
+    ...(wantsPromptSuggestions(host.client) ? { promptSuggestions: true } : {}),
     ...(host.client.subagents ? { forwardSubagentText: true } : {}),
     thinkingDisplay: thinkingDisplay(host.env),
     executable: host.executable,

@@ -12,6 +12,7 @@ import {
 import type { Subagents } from "../background/subagents.js";
 import type { PlanHandoffs } from "../turns/plan-handoffs.js";
 import type { Turn } from "../turns/turn.js";
+import type { PromptSuggestions } from "./prompt-suggestions.js";
 import type { RateLimitReporter } from "./rate-limits.js";
 import type { StreamTranslator } from "./stream.js";
 import type { UsageCommand } from "./usage-command.js";
@@ -28,6 +29,7 @@ export interface LiveMessageHost {
   usageCommand: UsageCommand;
   rateLimits: RateLimitReporter;
   plans: PlanHandoffs;
+  suggestions: PromptSuggestions;
   /** The user's turn that runs, if one does. */
   userTurn(): Turn | undefined;
   send(update: () => Promise<void>): Promise<void>;
@@ -41,6 +43,7 @@ export async function showLiveMessage(host: LiveMessageHost, message: LiveMessag
     if (notice) await host.send(() => host.client.sendNotice(notice));
     return host.sendUsage(usage.update());
   }
+  if (message.type === "prompt_suggestion") return host.suggestions.suggested(message.suggestion);
   const turn = host.userTurn();
   if (message.type === "assistant" && !message.parent_tool_use_id) {
     if (message.error && turn) turn.apiError = message.error;

@@ -9,6 +9,8 @@ import type { SessionConfiguration } from "../configuration/configuration.js";
 import { RateLimitReporter } from "./rate-limits.js";
 import { StreamTranslator } from "./stream.js";
 import { StreamProgress } from "./stream-progress.js";
+import { PromptSuggestions } from "./prompt-suggestions.js";
+import { promptSuggestionUpdate, wantsPromptSuggestions } from "../../acp/prompt-suggestions.js";
 import { SystemMessages } from "./system-messages.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import type { ToolCallTracker } from "./tool-calls.js";
@@ -69,5 +71,18 @@ export function streamParts(host: StreamHost) {
   );
   /** How far the messages are shown: a permission ask waits for what came before it. */
   const progress = new StreamProgress();
-  return { usage, rateLimits, usageCommand, sendUsage, stream, systemMessages, titles, progress };
+  const suggestions = new PromptSuggestions(wantsPromptSuggestions(client.capabilities), (text) =>
+    host.send(() => client.updateSessionInfo(promptSuggestionUpdate(text))),
+  );
+  return {
+    usage,
+    rateLimits,
+    usageCommand,
+    sendUsage,
+    stream,
+    systemMessages,
+    titles,
+    progress,
+    suggestions,
+  };
 }

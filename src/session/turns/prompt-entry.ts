@@ -10,6 +10,7 @@ import { parseMcpCommand } from "../../mcp/command.js";
 import { isSkillsCommand, runSkillsCommand } from "../../skills/command.js";
 import type { SessionMcp } from "../../mcp/session-mcp.js";
 import { checkModelCommand } from "../configuration/model-ids.js";
+import type { PromptSuggestions } from "../stream/prompt-suggestions.js";
 import { promptToClaude } from "./prompt.js";
 import { steer } from "./steering.js";
 import type { Turn } from "./turn.js";
@@ -20,6 +21,7 @@ export interface PromptEntryHost {
   readonly client: SessionClient;
   readonly turns: TurnQueue;
   readonly mcp: SessionMcp;
+  readonly suggestions: PromptSuggestions;
   /** The failed start no prompt has reported yet, once. */
   takeFailure(): Error | undefined;
   /** The models `/model` may name. */
@@ -44,6 +46,7 @@ export async function enterPrompt(
 ): Promise<PromptResponse> {
   const failure = host.takeFailure();
   if (failure) throw failure;
+  await host.suggestions.promptStarted();
   const content = toClaude(host, blocks);
   const mcpCommand = parseMcpCommand(blocks);
   // `/mcp` waits its turn like any prompt, so its answer never lands inside another turn.

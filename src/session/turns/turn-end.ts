@@ -10,6 +10,7 @@ import { limitNotice } from "../stream/notices.js";
 import type { RateLimitReporter } from "../stream/rate-limits.js";
 import type { UsageCommand } from "../stream/usage-command.js";
 import { addTurnUsage, type UsageTracker } from "../stream/usage.js";
+import type { PromptSuggestions } from "../stream/prompt-suggestions.js";
 import { outcomeOfResult } from "./outcome.js";
 import type { PlanHandoffs } from "./plan-handoffs.js";
 import { isSlashCommand } from "./prompt.js";
@@ -26,6 +27,7 @@ export interface TurnEndHost {
   rateLimits: RateLimitReporter;
   plans: PlanHandoffs;
   turns: TurnQueue;
+  suggestions: PromptSuggestions;
   /** The model option follows what Claude Code runs (`/model`, a fallback). */
   followModel(): Promise<void>;
   /** Whether the turn failed: a listing shows it. */
@@ -47,6 +49,7 @@ export async function endTurn(
   const steered = awaitsSteer(turn, result);
   if ((await host.plans.continueTurn(turn)) || steered) return;
   turn.closing = true; // a steer from now on starts a turn of its own (steering.ts)
+  host.suggestions.turnAnswered(); // Claude Code may now predict the next prompt
   // Asking Claude Code costs a round trip: before the answer only after a slash command
   // (`/model` must show when its turn ends), after it otherwise (a fallback).
   const command = isSlashCommand(turn.prompt);

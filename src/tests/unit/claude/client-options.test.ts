@@ -163,6 +163,14 @@ describe("the options Claude Code is started with", () => {
     expect(hostKey({ ...base })).toBe(spare);
   });
 
+  it("prompt suggestions (a client that asks for them) are part of what a spare and a remembered start key on", () => {
+    const asked = { ...base, promptSuggestions: true };
+    expect(hostKey(asked)).not.toBe(hostKey(base));
+    expect(configurationKey(hostOptions(asked))).not.toBe(configurationKey(hostOptions(base)));
+    expect(hostOptions(asked).promptSuggestions).toBe(true);
+    expect(hostOptions(base).promptSuggestions).toBeUndefined();
+  });
+
   it("the thinking display is part of what a spare and a remembered start key on", () => {
     const summarized = { ...base, thinkingDisplay: "summarized" as const };
     const omitted = { ...base, thinkingDisplay: "omitted" as const };
