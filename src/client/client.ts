@@ -298,7 +298,8 @@ export class TerminalClient {
         const what = held.length === 1 ? "1 queued prompt is" : `${held.length} queued prompts are`;
         view.note(`Interrupted: ${what} held. Enter sends them, Esc drops them.`);
       }
-      const input = await this.interactive!.readPrompt(draft, this.history, armed, held.length > 0);
+      const options = { armed, escapeCancels: held.length > 0, suggestion: view.suggestion };
+      const input = await this.interactive!.readPrompt(draft, this.history, options);
       if (input.action === "cancel" && held.length > 0) {
         this.typeAhead.drop();
         view.note("Held prompts dropped.");

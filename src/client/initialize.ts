@@ -6,6 +6,7 @@ import { PACKAGE_VERSION } from "../version.js";
 import { cutAgentInfo } from "./incoming.js";
 import { oneLine } from "./style.js";
 import type { SessionView } from "./view/session-view.js";
+import { PROMPT_SUGGESTIONS_CAPABILITY } from "./prompt-suggestion.js";
 
 export const CLIENT_NAME = "claude-agent-acp-client";
 
@@ -34,8 +35,12 @@ export async function initialize(
     agent.request(methods.agent.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       // Form elicitation: the agent may ask questions (AskUserQuestion) as forms.
-      // terminal_output: a command's output arrives as it runs (shown live, see SessionView).
-      clientCapabilities: { elicitation: { form: {} }, _meta: { terminal_output: true } },
+      // terminal_output: a command's output arrives as it runs (shown live, see SessionView);
+      // prompt suggestions: the agent's guess at the next prompt (prompt-suggestion.ts).
+      clientCapabilities: {
+        elicitation: { form: {} },
+        _meta: { terminal_output: true, ...PROMPT_SUGGESTIONS_CAPABILITY },
+      },
       clientInfo: { name: CLIENT_NAME, version: PACKAGE_VERSION },
     }),
     timeout,

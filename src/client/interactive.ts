@@ -17,7 +17,7 @@ import {
 import type { FormField, FormValue } from "./form.js";
 import type { KeySource } from "./input.js";
 import type { LineAction, MenuAction } from "./keys.js";
-import { Modal, type LineOutcome } from "./modal.js";
+import { Modal, type LineOptions, type LineOutcome } from "./modal.js";
 import { BAR, permissionOptionLabels } from "./request-box.js";
 import { oneLine } from "./style.js";
 
@@ -240,13 +240,13 @@ export class InteractiveAnswerer implements Answerer {
 
   /**
    * The prompt between turns: multi-line, ↑/↓ recall `history`. Ctrl-C clears the text; a
-   * second Ctrl-C in a row, on the empty line, quits (as in Claude Code).
+   * second Ctrl-C in a row, on the empty line, quits (as in Claude Code). The agent's guess at
+   * the prompt, if it made one, shows dim under an empty line; Tab takes it.
    */
   async readPrompt(
     initial: string,
     history: readonly string[],
-    armed = false,
-    escapeCancels = false,
+    options: Pick<LineOptions, "armed" | "escapeCancels" | "suggestion"> = {},
   ): Promise<LineOutcome> {
     const modal = this.openModal(true);
     try {
@@ -257,8 +257,7 @@ export class InteractiveAnswerer implements Answerer {
         initial,
         history,
         prompting: true,
-        armed,
-        escapeCancels,
+        ...options,
       });
     } finally {
       modal.close();

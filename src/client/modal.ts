@@ -11,10 +11,11 @@ import {
   type MenuAction,
   type MenuState,
 } from "./keys.js";
+import type { SuggestionSource } from "./prompt-suggestion.js";
 import { layoutInput } from "./prompt-view.js";
 import { BAR, optionLines } from "./request-box.js";
 import type { Hold } from "./screen.js";
-import { visibleLength } from "./style.js";
+import { truncate, visibleLength } from "./style.js";
 import type { SessionView } from "./view/session-view.js";
 import { columns } from "./text-width.js";
 import { wrapLines, wrapText } from "./wrap.js";
@@ -42,6 +43,8 @@ export interface LineOptions {
   armed?: boolean;
   /** At the prompt, Esc answers `cancel`: something waits that Esc drops (held prompts). */
   escapeCancels?: boolean;
+  /** The agent's guess at the prompt: shown dim under an empty input, Tab takes it. */
+  suggestion?: SuggestionSource | undefined;
 }
 
 export type MenuOutcome = { action: MenuAction | "aborted"; state: MenuState };
@@ -162,17 +165,30 @@ export class Modal {
           ? `${gutter}${style.cyan(options.prompt)}${row.slice(options.prompt.length)}`
           : `${gutter}${row}`,
       );
+      const offered = state.text === "" ? options.suggestion?.current : undefined;
       const hint = options.prompting
-        ? [style.dim(armed ? "  Press Ctrl-C again to exit" : PROMPT_HINT)]
+        ? [
+            ...(offered ? [style.dim(truncate(`  Tab: ${offered}`, width - 1))] : []),
+            style.dim(armed ? "  Press Ctrl-C again to exit" : PROMPT_HINT),
+          ]
         : [];
       this.region([...label, ...rows, ...hint], {
         row: label.length + input.cursorRow,
         column: gutter.length + input.cursorColumn,
       });
-      const key = await this.keys.next(signal);
+      // A prediction that arrives while the prompt is open is drawn at once.
+      const changed = new AbortController();
+      const unwatch = options.suggestion?.watch(() => changed.abort());
+      const key = await this.keys.next(AbortSignal.any([signal, changed.signal]));
+      unwatch?.();
+      if (!key && !signal.aborted) continue;
       if (!key) return { action: "aborted", text: state.text };
       if (key === RESIZE) {
         this.resized();
+        continue;
+      }
+      if (offered && key.name === "tab" && !key.paste) {
+        state = lineWith(offered);
         continue;
       }
       const step = lineKey(state, key);

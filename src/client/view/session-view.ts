@@ -19,12 +19,15 @@ import {
   ToolCallStore,
   type ToolCallState,
 } from "../tool-calls.js";
+import { PromptSuggestion } from "../prompt-suggestion.js";
 import { MessageStream, type Stream } from "./messages.js";
 import { ToolCallLines } from "./tool-call-lines.js";
 
 export class SessionView {
   readonly calls = new ToolCallStore();
   readonly ctx: RenderContext;
+  /** The agent's guess at the next prompt, for the prompt to offer (Tab takes it). */
+  readonly suggestion = new PromptSuggestion();
   private modes: SessionMode[] = [];
   private currentMode: string | undefined;
   private readonly messages: MessageStream;
@@ -194,11 +197,13 @@ export class SessionView {
           if (!this.turnRunning) this.flush();
         }
         break;
-      case "session_info_update":
+      case "session_info_update": {
         if (typeof update.title === "string" && oneLine(update.title)) {
           this.note(`Session: ${oneLine(update.title)}`);
         }
+        this.suggestion.update(update._meta);
         break;
+      }
       default:
         // Commands, config options, usage, and update kinds of later versions: not shown.
         break;

@@ -37,6 +37,24 @@ describe("typing in the client", () => {
     },
   );
 
+  it(
+    "the agent's guess at the next prompt shows dim under the empty prompt once it arrives; Tab takes it, typing hides it",
+    { timeout: 30_000 },
+    async () => {
+      const tmux = await startClient();
+      await tmux.keys("suggest", "Enter");
+      await tmux.waitFor(/Suggesting\.[\s\S]*Tab: run the tests/);
+      await tmux.keys("x");
+      await tmux.waitFor(/› x\s*\n(?![\s\S]*Tab: run the tests)/);
+      await tmux.keys("BSpace");
+      await tmux.waitFor(/Tab: run the tests/);
+      await tmux.keys("Tab");
+      await tmux.waitFor(/› run the tests/);
+      await tmux.keys("Enter");
+      await tmux.waitFor(/You said: "run the tests"/);
+    },
+  );
+
   it("a paste without bracketed paste loses no line either", { timeout: 30_000 }, async () => {
     const tmux = await startClient();
     await tmux.paste("p1\np2\np3", { bracketed: false });

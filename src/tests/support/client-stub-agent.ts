@@ -129,6 +129,18 @@ async function answer({
     });
     const chosen = answer.outcome.outcome === "selected" ? answer.outcome.optionId : "none";
     await send(say(`Answered: ${chosen}`));
+  } else if (text === "suggest") {
+    await send(say("Suggesting."));
+    // The prediction comes after the turn's answer, as Claude Code sends it.
+    setTimeout(() => {
+      void client.notify(methods.client.session.update, {
+        sessionId,
+        update: {
+          sessionUpdate: "session_info_update",
+          _meta: { promptSuggestions: { suggestions: [{ text: "run the tests" }] } },
+        },
+      });
+    }, 300);
   } else if (text === "md") {
     await send(say("## Summary\n\nThis is **bold** and `code`.\n\n```js\nconst x = 1;\n```\n"));
   } else if (text === "tool") {
