@@ -1,5 +1,6 @@
 import type { ClientOptions, SdkSystemPrompt } from "./client-options/options.js";
 import type { ThinkingDisplay } from "./thinking.js";
+import type { UltracodeReport } from "./ultracode.js";
 import type {
   CanUseTool,
   EffortLevel,
@@ -58,6 +59,8 @@ export interface ClaudeQuery {
   authenticateMcpServer(name: string): Promise<McpSignIn>;
   /** The model Claude Code runs now (a `/model` in the chat changes it). */
   currentModel(): Promise<string>;
+  /** Whether ultracode can be turned on, and is asked for (ultracode.ts); undefined: unknown. */
+  ultracode(): Promise<UltracodeReport | undefined>;
   /**
    * Has Claude Code title the conversation as it titles its own (from `description`, the
    * conversation's first prompt) and save the title in the transcript. Undefined when it

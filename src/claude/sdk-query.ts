@@ -10,6 +10,7 @@ import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
 import { nextTurn } from "../util/next-turn.js";
 import { ClaudeProcess } from "./child-process.js";
+import { ultracodeReport } from "./ultracode.js";
 import { DEFAULT_SETTING_SOURCES } from "./client-options/options.js";
 import type { EarlyStarts } from "./early-start.js";
 import { sdkEnvironment } from "./environment.js";
@@ -161,6 +162,7 @@ export function wrapQuery(
     toggleMcpServer: async (name, enabled) => (await sdk()).toggleMcpServer(name, enabled),
     authenticateMcpServer: async (name) => authenticateMcpServer(await sdk(), name),
     currentModel: async () => (await (await sdk()).getContextUsage({ detail: "summary" })).model,
+    ultracode: async () => ultracodeReport(await sdk()),
     generateTitle: async (description) => generateSessionTitle(await sdk(), description),
     terminate: () => claudeProcess.terminate(),
     initialization: async () => {

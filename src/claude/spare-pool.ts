@@ -304,6 +304,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     toggleMcpServer: async (name, enabled) => (await decided).toggleMcpServer(name, enabled),
     authenticateMcpServer: async (name) => (await decided).authenticateMcpServer(name),
     currentModel: async () => (await decided).currentModel(),
+    ultracode: async () => (await decided).ultracode(),
     generateTitle: async (description) => (await decided).generateTitle(description),
     terminate: () => active.terminate(),
     initialization: async () => (await decided).initialization(),

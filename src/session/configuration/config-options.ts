@@ -10,6 +10,7 @@ export const CONFIG_IDS = {
   model: "model",
   effort: "effort",
   fastMode: "fast_mode",
+  ultracode: "ultracode",
 } as const;
 
 /** The model option value meaning "Claude Code's default model". */
@@ -35,6 +36,8 @@ export interface ConfigContext {
   conditions: ModeConditions;
   /** The client renders `type: "boolean"` options (clientCapabilities.session.configOptions.boolean). */
   booleanOptions: boolean;
+  /** Ultracode, while Claude Code can turn it on: whether it is on. */
+  ultracode?: { on: boolean } | undefined;
 }
 
 const EFFORT_NAMES: Record<EffortLevel, string> = {
@@ -135,27 +138,38 @@ export function configOptions(
     });
   }
   if (model?.supportsFastMode) {
-    const common = {
-      id: CONFIG_IDS.fastMode,
-      name: "Fast mode",
-      category: "model_config",
-      description: "Faster output at a higher price",
-    };
+    const fast = { id: CONFIG_IDS.fastMode, name: "Fast mode" };
+    const description = "Faster output at a higher price";
+    options.push(toggle({ ...fast, description }, state.fastMode, context.booleanOptions));
+  }
+  if (context.ultracode) {
+    const ultracode = { id: CONFIG_IDS.ultracode, name: "Ultracode" };
+    const description = "Dynamic workflows on every task, at any effort level";
     options.push(
-      context.booleanOptions
-        ? { ...common, type: "boolean", currentValue: state.fastMode }
-        : {
-            ...common,
-            type: "select",
-            currentValue: state.fastMode ? "on" : "off",
-            options: [
-              { value: "off", name: "Off" },
-              { value: "on", name: "On" },
-            ],
-          },
+      toggle({ ...ultracode, description }, context.ultracode.on, context.booleanOptions),
     );
   }
   return options;
+}
+
+/** An on/off option: a boolean for clients that show those, else an Off/On select. */
+function toggle(
+  named: { id: string; name: string; description: string },
+  on: boolean,
+  booleanOptions: boolean,
+): SessionConfigOption {
+  const common = { ...named, category: "model_config" };
+  return booleanOptions
+    ? { ...common, type: "boolean", currentValue: on }
+    : {
+        ...common,
+        type: "select",
+        currentValue: on ? "on" : "off",
+        options: [
+          { value: "off", name: "Off" },
+          { value: "on", name: "On" },
+        ],
+      };
 }
 
 /** A client's value for an option that takes a value id. */

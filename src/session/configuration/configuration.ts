@@ -1,5 +1,6 @@
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import type { ModelInfo, PermissionMode } from "../../claude/types.js";
+import type { UltracodeReport } from "../../claude/ultracode.js";
 import { InvalidParamsError } from "../../errors.js";
 import { log } from "../../logger.js";
 import { isPermissionMode } from "../../permissions/modes.js";
@@ -24,7 +25,8 @@ import {
   type NewSessionSources,
 } from "./initial-state.js";
 import { isModeAvailable, modeState, type ModeConditions } from "./modes.js";
-import { acceptedModel } from "./model-ids.js";
+import { acceptedModel, shownModel } from "./model-ids.js";
+import { UltracodeSetting } from "./ultracode.js";
 
 /** How long reading Claude Code's current model after a turn may take. */
 const MODEL_CHECK_TIMEOUT_MS = 2_000;
@@ -34,6 +36,7 @@ export interface ClaudeControls {
   setPermissionMode(mode: PermissionMode): Promise<void>;
   setModel(model: string | undefined): Promise<void>;
   applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
+  ultracode(): Promise<UltracodeReport | undefined>;
 }
 
 /** How configuration changes reach the client. */
@@ -43,7 +46,7 @@ export interface ConfigurationPublisher {
 }
 
 /**
- * The session's mode, model, effort and fast mode: validated, applied to Claude Code
+ * The session's mode, model, effort, fast mode and ultracode: validated, applied to Claude Code
  * through the SDK, and published to the client.
  */
 export class SessionConfiguration {
@@ -66,6 +69,7 @@ export class SessionConfiguration {
   private readonly chosen = new Set<"mode" | "model">();
   /** Counts the client's model picks: a report read before the latest one is stale. */
   private modelPicks = 0;
+  private readonly ultracode = new UltracodeSetting();
 
   constructor(
     private readonly init: ConfigurationInit,
@@ -94,12 +98,19 @@ export class SessionConfiguration {
     return this.state.model === this.ownModel ? undefined : this.state.model;
   }
 
-  /** Flag settings that carry effort and fast mode into a (new) Claude process. */
+  /** Flag settings that carry effort, fast mode and ultracode into a (new) Claude process. */
   flagSettings(): Record<string, unknown> {
     return {
       ...(this.state.effort !== DEFAULT_EFFORT ? { effortLevel: this.state.effort } : {}),
       ...(this.state.fastMode ? { fastMode: true } : {}),
+      ...this.ultracode.flags(),
     };
+  }
+
+  /** Reads whether Claude Code can run ultracode now (at its start), and publishes a change. */
+  async readUltracode(claude: Pick<ClaudeControls, "ultracode">): Promise<void> {
+    const report = await claude.ultracode().catch(() => undefined);
+    if (this.ultracode.reported(report)) await this.publish.optionsChanged(this.options());
   }
 
   conditions(): ModeConditions {
@@ -133,6 +144,7 @@ export class SessionConfiguration {
       ownModel: this.ownModel,
       conditions: this.conditions(),
       booleanOptions: this.init.booleanOptions,
+      ...(this.ultracode.available ? { ultracode: { on: this.ultracode.on } } : {}),
     };
   }
 
@@ -142,7 +154,7 @@ export class SessionConfiguration {
    * the mode the process starts in.
    */
   assume(): void {
-    this.ownModel = this.shownModel(this.init.ownModel);
+    this.ownModel = shownModel(this.init.ownModel, this.models);
     this.state.model = this.ownModel;
     this.state.mode = this.startedIn;
     const { clientModel } = this.init;
@@ -168,7 +180,7 @@ export class SessionConfiguration {
     const options = JSON.stringify(this.options());
     this.models = models;
     this.modelsKnown = true;
-    this.ownModel = this.shownModel(this.init.ownModel);
+    this.ownModel = shownModel(this.init.ownModel, this.models);
     if (!this.chosen.has("model")) this.state.model = this.ownModel;
     if (!this.chosen.has("mode")) {
       const usable =
@@ -182,18 +194,6 @@ export class SessionConfiguration {
     if (JSON.stringify(this.options()) !== options) {
       await this.publish.optionsChanged(this.options());
     }
-  }
-
-  /**
-   * The model of the environment or a settings file (a project's file may hold anything):
-   * only a model id is shown, anything else as the default.
-   */
-  private shownModel(model: string | undefined): string {
-    const accepted = model ? acceptedModel(model, this.models) : undefined;
-    if (model && !accepted) {
-      log.warn("ANTHROPIC_MODEL or the settings name a model that is not a model id; not shown");
-    }
-    return accepted ?? DEFAULT_MODEL;
   }
 
   /** The mode a Claude process may be started in before the model list is known. */
@@ -248,7 +248,7 @@ export class SessionConfiguration {
     const options = JSON.stringify(this.options());
     this.models = models;
     this.modelsKnown = models.length > 0;
-    this.ownModel = this.shownModel(this.init.ownModel);
+    this.ownModel = shownModel(this.init.ownModel, this.models);
     if (!models.some((model) => model.value === this.state.model)) {
       this.state.model = this.ownModel;
       this.chosen.delete("model");
@@ -298,6 +298,9 @@ export class SessionConfiguration {
       case CONFIG_IDS.fastMode:
         await this.setFastMode(value, claude);
         break;
+      case CONFIG_IDS.ultracode:
+        await this.ultracode.set(value, claude);
+        break;
       default:
         throw new InvalidParamsError(`Unknown config option "${configId}".`, { configId });
     }
@@ -320,18 +323,18 @@ export class SessionConfiguration {
     if (!supportedEfforts(listed).includes(this.state.effort as never))
       this.state.effort = DEFAULT_EFFORT;
     if (!listed?.supportsFastMode) this.state.fastMode = false;
+    // Whether ultracode can run depends on the model; Claude Code keeps the request.
+    this.ultracode.reported(await claude?.ultracode().catch(() => undefined));
   }
 
   private async setEffort(value: string, claude: ClaudeControls | undefined): Promise<void> {
     const level = chosenEffort(value, this.state, this.models);
-    await claude?.applyFlagSettings({ effortLevel: level ?? null });
+    // Claude Code turns ultracode off on an effort change that does not carry it.
+    await claude?.applyFlagSettings({ effortLevel: level ?? null, ...this.ultracode.flags() });
     this.state.effort = level ?? DEFAULT_EFFORT;
   }
 
-  private async setFastMode(
-    value: string | boolean,
-    claude: ClaudeControls | undefined,
-  ): Promise<void> {
+  private async setFastMode(value: string | boolean, claude?: ClaudeControls): Promise<void> {
     const on = chosenFastMode(value, this.state, this.models);
     await claude?.applyFlagSettings({ fastMode: on });
     this.state.fastMode = on;

@@ -1,6 +1,7 @@
 import type { ModelInfo, UserContentBlock } from "../../claude/types.js";
 import { InvalidParamsError } from "../../errors.js";
-import { resolveModelValue } from "./config-options.js";
+import { log } from "../../logger.js";
+import { DEFAULT_MODEL, resolveModelValue } from "./config-options.js";
 
 /** The longest model id the agent passes on or shows: Bedrock ARNs run to about 110. */
 export const MODEL_ID_MAX_LENGTH = 200;
@@ -44,4 +45,16 @@ export function checkModelCommand(
       `at most ${MODEL_ID_MAX_LENGTH} characters; it was not sent.`,
     { length: model.length },
   );
+}
+
+/**
+ * The model of the environment or a settings file as the model option shows it (a project's
+ * file may hold anything): only a model id is shown, anything else as the default.
+ */
+export function shownModel(model: string | undefined, models: readonly ModelInfo[]): string {
+  const accepted = model ? acceptedModel(model, models) : undefined;
+  if (model && !accepted) {
+    log.warn("ANTHROPIC_MODEL or the settings name a model that is not a model id; not shown");
+  }
+  return accepted ?? DEFAULT_MODEL;
 }

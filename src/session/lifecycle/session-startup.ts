@@ -183,6 +183,7 @@ export class SessionStartup {
         query.setPermissionMode(m),
       ),
     );
+    await this.host.send(() => this.requireConfiguration().readUltracode(query));
     this.host.idle();
   }
 

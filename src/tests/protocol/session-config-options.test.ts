@@ -10,11 +10,13 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelInfo } from "../../claude/types.js";
+import type { UltracodeReport } from "../../claude/ultracode.js";
 import { TOOL_USE_ABORTED } from "../../permissions/messages.js";
 import { IMPLEMENT_PLAN_PREFIX } from "../../plan/handoff.js";
 import { continuationId } from "../../session/lifecycle/continuations.js";
 import {
   fakeClaude,
+  type FakeClaudeQuery,
   result,
   sdkMessage,
   streamedText,
@@ -512,5 +514,85 @@ describe("AskUserQuestion", () => {
         await query.canUseTool("AskUserQuestion", INPUT, { toolUseID: "toolu_q" }),
       ).toMatchObject(expected);
     }
+  });
+});
+
+describe("ultracode", () => {
+  /** A session whose Claude Code reports ultracode as given (`available`, `requested`). */
+  async function withUltracode(report: UltracodeReport | undefined, options = {}) {
+    const claude = fakeClaude({ models: MODELS });
+    const harness = await connectInProcess({
+      startQuery: (queryOptions) => {
+        const query = claude.startQuery(queryOptions) as FakeClaudeQuery;
+        query.ultracodeReport = report;
+        return query;
+      },
+      env: isolatedEnv({ IS_SANDBOX: "1" }),
+      ...options,
+    });
+    cleanup.push(() => harness.close());
+    const session = await harness.newStartedSession(mkdtempSync(join(tmpdir(), "acp-ultra-")));
+    return { ...harness, session, query: claude.started.at(-1)!, sessionId: session.sessionId };
+  }
+
+  it("is offered only while Claude Code reports it can run, with Claude Code's value", async () => {
+    expect(option((await withUltracode(undefined)).session.configOptions, "ultracode")).toBe(
+      undefined,
+    );
+    const off = await withUltracode({ available: false, requested: true });
+    expect(option(off.session.configOptions, "ultracode")).toBeUndefined();
+    const on = await withUltracode({ available: true, requested: true });
+    expect(option(on.session.configOptions, "ultracode")).toMatchObject({
+      type: "select",
+      currentValue: "on",
+      category: "model_config",
+    });
+  });
+
+  it("is a boolean for clients that render booleans; a choice goes to Claude Code, and an effort change carries it", async () => {
+    const { agent, query, sessionId } = await withUltracode(
+      { available: true, requested: false },
+      { clientCapabilities: { session: { configOptions: { boolean: {} } } } },
+    );
+    const response = await agent.request(methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "ultracode",
+      type: "boolean",
+      value: true,
+    });
+    expect(option(response.configOptions, "ultracode")).toMatchObject({
+      type: "boolean",
+      currentValue: true,
+    });
+    await agent.request(methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "effort",
+      value: "high",
+    });
+    expect(query.flagSettings).toEqual([
+      { ultracode: true },
+      { effortLevel: "high", ultracode: true },
+    ]);
+  });
+
+  it("a value that is no on/off, or ultracode where it cannot run, is refused with invalid params", async () => {
+    const { agent, sessionId } = await withUltracode({ available: true, requested: false });
+    const sideways = await agent
+      .request(methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "ultracode",
+        value: "sideways",
+      })
+      .catch((error: unknown) => error);
+    expect(rpcCode(sideways)).toBe(-32602);
+    const unavailable = await withUltracode({ available: false, requested: false });
+    const refused = await unavailable.agent
+      .request(methods.agent.session.setConfigOption, {
+        sessionId: unavailable.sessionId,
+        configId: "ultracode",
+        value: "on",
+      })
+      .catch((error: unknown) => error);
+    expect(rpcCode(refused)).toBe(-32602);
   });
 });

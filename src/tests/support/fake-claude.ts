@@ -12,6 +12,7 @@ import type {
   SDKUserMessage,
   SlashCommand,
 } from "../../claude/types.js";
+import type { UltracodeReport } from "../../claude/ultracode.js";
 import { deferred, type Deferred } from "../../util/deferred.js";
 
 /**
@@ -155,6 +156,13 @@ export class FakeClaudeQuery implements ClaudeQuery {
     return this.mcpSignIn instanceof Error
       ? Promise.reject(this.mcpSignIn)
       : Promise.resolve(this.mcpSignIn);
+  }
+
+  /** What ultracode() answers; the flag settings applied are in `flagSettings`. */
+  ultracodeReport: UltracodeReport | undefined = undefined;
+
+  ultracode(): Promise<UltracodeReport | undefined> {
+    return Promise.resolve(this.ultracodeReport);
   }
 
   /** What currentModel() answers (by default the model the process was started with). */

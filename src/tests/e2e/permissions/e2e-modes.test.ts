@@ -285,4 +285,36 @@ describe("session/set_config_option", () => {
     expect(before.output_config).not.toMatchObject({ effort: "high" });
     expect(e2e.updates.of(sessionId, "config_option_update").length).toBeGreaterThanOrEqual(2);
   });
+
+  it("offers ultracode where Claude Code reports it can run: on, the next request orchestrates workflows, and an effort and a model change keep it on, as Claude Code reports", async () => {
+    const e2e = await startE2E();
+    const { sessionId } = await e2e.newSession();
+    await e2e.prompt(sessionId, "Before.");
+    const before = JSON.stringify(bodyOf(e2e.api.lastMainRequest()));
+    const offered = e2e.updates
+      .of(sessionId, "config_option_update")
+      .at(-1)
+      ?.configOptions.find((o) => o.id === "ultracode");
+    // This client shows no boolean options: an Off/On select.
+    expect(offered).toMatchObject({
+      type: "select",
+      currentValue: "off",
+      category: "model_config",
+    });
+
+    const on = await setConfigOption(e2e, sessionId, "ultracode", "on");
+    expect(on.find((o) => o.id === "ultracode")?.currentValue).toBe("on");
+    await e2e.prompt(sessionId, "After.");
+    const after = JSON.stringify(bodyOf(e2e.api.lastMainRequest()));
+    expect(before).not.toContain("orchestrating");
+    expect(after).toContain("orchestrating");
+
+    // An effort change alone would turn it off in Claude Code; the model change reads its report.
+    await setConfigOption(e2e, sessionId, "effort", "high");
+    const later = await setConfigOption(e2e, sessionId, "model", "sonnet");
+    expect(later.find((o) => o.id === "ultracode")?.currentValue).toBe("on");
+    await expect(setConfigOption(e2e, sessionId, "ultracode", "sideways")).rejects.toMatchObject({
+      code: -32602,
+    });
+  });
 });

@@ -26,7 +26,12 @@ function configuration(): SessionConfiguration {
   );
 }
 
-const controls = { setPermissionMode: done, setModel: done, applyFlagSettings: done };
+const controls = {
+  setPermissionMode: done,
+  setModel: done,
+  applyFlagSettings: done,
+  ultracode: () => Promise.resolve(undefined),
+};
 
 describe("following Claude Code's model after a turn", () => {
   it("follows a model Claude Code reports when the client picked none meanwhile", async () => {

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import type { Query } from "@anthropic-ai/claude-agent-sdk";
+
+/**
+ * What Claude Code says of ultracode (standing dynamic-workflow orchestration) for the
+ * session, from its applied settings: whether it can be turned on (workflows enabled and a
+ * model that supports it) and whether it is asked for.
+ */
+export interface UltracodeReport {
+  available: boolean;
+  requested: boolean;
+}
+
+const appliedSettings = z.object({
+  applied: z.object({
+    ultracodeAvailable: z.boolean().optional(),
+    ultracodeRequested: z.boolean().optional(),
+  }),
+});
+
+/**
+ * Claude Code's report, or undefined when it gives none (a Claude Code without the request,
+ * or an answer of another shape). `getSettings` is the SDK's, not yet in its types.
+ */
+export async function ultracodeReport(query: Query): Promise<UltracodeReport | undefined> {
+  const getSettings = (query as Query & { getSettings?: () => Promise<unknown> }).getSettings;
+  if (typeof getSettings !== "function") return undefined;
+  const parsed = appliedSettings.safeParse(await getSettings.call(query));
+  if (!parsed.success) return undefined;
+  const { ultracodeAvailable, ultracodeRequested } = parsed.data.applied;
+  return { available: ultracodeAvailable ?? false, requested: ultracodeRequested ?? false };
+}
