@@ -152,6 +152,13 @@ export function configOptions(
   return options;
 }
 
+/** What a client's value for an on/off option says: a boolean, or the select's "on"/"off". */
+export function toggleValue(value: string | boolean): boolean | undefined {
+  if (value === true || value === "on") return true;
+  if (value === false || value === "off") return false;
+  return undefined;
+}
+
 /** An on/off option: a boolean for clients that show those, else an Off/On select. */
 function toggle(
   named: { id: string; name: string; description: string },
@@ -215,12 +222,7 @@ export function chosenFastMode(
   state: SessionSettingsState,
   models: readonly ModelInfo[],
 ): boolean {
-  const on =
-    value === true || value === "on"
-      ? true
-      : value === false || value === "off"
-        ? false
-        : undefined;
+  const on = toggleValue(value);
   if (on === undefined || !currentModelInfo(state, models)?.supportsFastMode) {
     throw new InvalidParamsError("Fast mode is not available with this value or model.", {
       value,

@@ -107,12 +107,6 @@ export class SessionConfiguration {
     };
   }
 
-  /** Reads whether Claude Code can run ultracode now (at its start), and publishes a change. */
-  async readUltracode(claude: Pick<ClaudeControls, "ultracode">): Promise<void> {
-    const report = await claude.ultracode().catch(() => undefined);
-    if (this.ultracode.reported(report)) await this.publish.optionsChanged(this.options());
-  }
-
   conditions(): ModeConditions {
     return {
       // Until Claude Code names its models (none known from an earlier start), Auto is
@@ -168,16 +162,18 @@ export class SessionConfiguration {
   /**
    * Claude Code reported its models: the model it runs by itself and the settings' mode are
    * adopted as far as the client has not chosen others meanwhile (a mode the session
-   * cannot offer, such as auto on a model without it, falls back to `default`), and the
-   * client hears what changed.
+   * cannot offer, such as auto on a model without it, falls back to `default`), ultracode is
+   * offered as Claude Code reports it, and the client hears what changed, once.
    */
   async adopt(
     models: readonly ModelInfo[],
     wantedMode: PermissionMode,
     setClaudeMode: (mode: PermissionMode) => Promise<void>,
+    ultracode?: UltracodeReport,
   ): Promise<void> {
     const mode = this.state.mode;
     const options = JSON.stringify(this.options());
+    this.ultracode.reported(ultracode);
     this.models = models;
     this.modelsKnown = true;
     this.ownModel = shownModel(this.init.ownModel, this.models);

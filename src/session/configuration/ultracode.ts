@@ -1,5 +1,6 @@
 import type { UltracodeReport } from "../../claude/ultracode.js";
 import { InvalidParamsError } from "../../errors.js";
+import { toggleValue } from "./config-options.js";
 
 /**
  * Ultracode (standing dynamic-workflow orchestration, at any effort level): offered while
@@ -23,12 +24,7 @@ export class UltracodeSetting {
 
   /** The client's value (a boolean, or "on"/"off" for clients without boolean options). */
   chosen(value: string | boolean): boolean {
-    const on =
-      value === true || value === "on"
-        ? true
-        : value === false || value === "off"
-          ? false
-          : undefined;
+    const on = toggleValue(value);
     if (on === undefined || !this.available) {
       throw new InvalidParamsError("Ultracode is not available with this value or model.", {
         value,

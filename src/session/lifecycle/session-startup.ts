@@ -178,12 +178,15 @@ export class SessionStartup {
     this.initialization = initialization;
     this.host.models.remember(initialization.models);
     const models = this.host.providerModels() ?? initialization.models;
+    const ultracode = await query.ultracode().catch(() => undefined);
     await this.host.send(() =>
-      this.requireConfiguration().adopt(models, this.wantedMode(), (m) =>
-        query.setPermissionMode(m),
+      this.requireConfiguration().adopt(
+        models,
+        this.wantedMode(),
+        (m) => query.setPermissionMode(m),
+        ultracode,
       ),
     );
-    await this.host.send(() => this.requireConfiguration().readUltracode(query));
     this.host.idle();
   }
 

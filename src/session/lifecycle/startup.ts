@@ -17,7 +17,7 @@ export interface StartupHost {
 
 /**
  * The error a prompt gets for a start that failed with `cause`: the cause itself when Claude
- * Code named it (turns/startup-failure.ts), else a start error that quotes it.
+ * Code named it (startup-failure.ts), else a start error that quotes it.
  */
 export function startError(cause: unknown): Error {
   if (isNamedStartupFailure(cause)) return cause;

@@ -44,7 +44,9 @@ export async function processEnded(
   failure: unknown,
 ): Promise<void> {
   const { process, turns } = host;
-  if (isNamedStartupFailure(failure)) process.startFailed(query);
+  // Claude Code said why it could not start (lifecycle/startup-failure.ts).
+  const named = isNamedStartupFailure(failure);
+  if (named) process.startFailed(query);
   // A live process that ends before it started failed to start; one the session closed
   // or replaced meanwhile did not.
   if (host.startup.isStarting(query) && process.current === query) {
@@ -69,7 +71,6 @@ export async function processEnded(
   // A hung one may have read it: it is not sent twice.
   const hung = failure instanceof ClaudeNotRespondingError;
   // A process that said why it could not start would say it again.
-  const named = isNamedStartupFailure(failure);
   if (
     !hung &&
     !named &&

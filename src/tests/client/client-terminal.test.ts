@@ -90,9 +90,12 @@ async function until(seen: () => string, text: string): Promise<void> {
 }
 
 describe("a command's terminal in the client", () => {
-  it("declares _meta.terminal_output in initialize", async () => {
+  it("declares _meta.terminal_output in initialize (and prompt suggestions, which it shows)", async () => {
     const { capabilities } = await run(() => Promise.resolve(), false);
-    expect(capabilities?._meta).toEqual({ terminal_output: true });
+    expect(capabilities?._meta).toEqual({
+      terminal_output: true,
+      claudeCode: { promptSuggestions: true },
+    });
   });
 
   it("shows output live under the tool line while the command runs, then its end with the exit code", async () => {
