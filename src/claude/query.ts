@@ -1,6 +1,7 @@
 import type { ClientOptions, SdkSystemPrompt } from "./client-options/options.js";
 import type { ThinkingDisplay } from "./thinking.js";
 import type { UltracodeReport } from "./ultracode.js";
+import type { CompactionSettings } from "./compaction-settings.js";
 import type {
   CanUseTool,
   EffortLevel,
@@ -61,6 +62,8 @@ export interface ClaudeQuery {
   currentModel(): Promise<string>;
   /** Whether ultracode can be turned on, and is asked for (ultracode.ts); undefined: unknown. */
   ultracode(): Promise<UltracodeReport | undefined>;
+  /** What Claude Code's settings say of compaction (compaction-settings.ts); undefined: unknown. */
+  compactionSettings(): Promise<CompactionSettings | undefined>;
   /**
    * Has Claude Code title the conversation as it titles its own (from `description`, the
    * conversation's first prompt) and save the title in the transcript. Undefined when it

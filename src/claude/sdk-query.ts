@@ -11,6 +11,7 @@ import { deferred } from "../util/deferred.js";
 import { nextTurn } from "../util/next-turn.js";
 import { ClaudeProcess } from "./child-process.js";
 import { ultracodeReport } from "./ultracode.js";
+import { compactionSettings } from "./compaction-settings.js";
 import { DEFAULT_SETTING_SOURCES } from "./client-options/options.js";
 import type { EarlyStarts } from "./early-start.js";
 import { sdkEnvironment } from "./environment.js";
@@ -163,6 +164,7 @@ export function wrapQuery(
     authenticateMcpServer: async (name) => authenticateMcpServer(await sdk(), name),
     currentModel: async () => (await (await sdk()).getContextUsage({ detail: "summary" })).model,
     ultracode: async () => ultracodeReport(await sdk()),
+    compactionSettings: async () => compactionSettings(await sdk()),
     generateTitle: async (description) => generateSessionTitle(await sdk(), description),
     terminate: () => claudeProcess.terminate(),
     initialization: async () => {

@@ -305,6 +305,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     authenticateMcpServer: async (name) => (await decided).authenticateMcpServer(name),
     currentModel: async () => (await decided).currentModel(),
     ultracode: async () => (await decided).ultracode(),
+    compactionSettings: async () => (await decided).compactionSettings(),
     generateTitle: async (description) => (await decided).generateTitle(description),
     terminate: () => active.terminate(),
     initialization: async () => (await decided).initialization(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Query } from "@anthropic-ai/claude-agent-sdk";
+import { settingsReport } from "./settings-report.js";
 
 /**
  * What Claude Code says of ultracode (standing dynamic-workflow orchestration) for the
@@ -20,12 +21,10 @@ const appliedSettings = z.object({
 
 /**
  * Claude Code's report, or undefined when it gives none (a Claude Code without the request,
- * or an answer of another shape). `getSettings` is the SDK's, not yet in its types.
+ * or an answer of another shape).
  */
 export async function ultracodeReport(query: Query): Promise<UltracodeReport | undefined> {
-  const getSettings = (query as Query & { getSettings?: () => Promise<unknown> }).getSettings;
-  if (typeof getSettings !== "function") return undefined;
-  const parsed = appliedSettings.safeParse(await getSettings.call(query));
+  const parsed = appliedSettings.safeParse(await settingsReport(query));
   if (!parsed.success) return undefined;
   const { ultracodeAvailable, ultracodeRequested } = parsed.data.applied;
   return { available: ultracodeAvailable ?? false, requested: ultracodeRequested ?? false };

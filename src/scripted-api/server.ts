@@ -10,7 +10,7 @@ import { Recorder } from "./recording.js";
 import { formatZodError, scriptTurnSchema, toScenario } from "./scenario.js";
 import { classifyRequest } from "./side-requests.js";
 import { defaultSideReply } from "./side-reply.js";
-import { frame, turnToEvents, turnToMessage } from "./sse.js";
+import { frame, requestedCacheTtl, turnToEvents, turnToMessage } from "./sse.js";
 import type { RenderContext } from "./sse.js";
 import type {
   RecordedRequest,
@@ -266,6 +266,7 @@ export async function startScriptedApi(
       model: typeof b.model === "string" ? b.model : "claude-scripted",
       idPrefix: `side${record.index}`,
       inputTokens: estimateInputTokens(b),
+      cacheTtl: requestedCacheTtl(b),
     };
     const stream = b.stream === true;
     if (!take) {

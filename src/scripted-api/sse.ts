@@ -14,6 +14,8 @@ export interface RenderContext {
   /** Default tool_use ids are `toolu_<idPrefix>_<block index>`, e.g. toolu_s3_0 for step 3. */
   idPrefix: string;
   inputTokens: number;
+  /** The lifetime the request asked of its cache entries (`cache_control.ttl`), as the API bills the writes. */
+  cacheTtl: "5m" | "1h";
 }
 
 export function frame(e: SseEvent): string {
@@ -84,9 +86,23 @@ function usage(turn: Turn, ctx: RenderContext, output: number): Record<string, u
     input_tokens: turn.usage?.input_tokens ?? ctx.inputTokens,
     output_tokens: output,
     cache_creation_input_tokens: turn.usage?.cache_creation_input_tokens ?? 0,
+    cache_creation: cacheCreation(turn.usage?.cache_creation_input_tokens ?? 0, ctx.cacheTtl),
     cache_read_input_tokens: turn.usage?.cache_read_input_tokens ?? 0,
     service_tier: "standard",
   };
+}
+
+/** The API's split of the cache writes by lifetime: all at the lifetime the request asked. */
+function cacheCreation(tokens: number, ttl: RenderContext["cacheTtl"]): Record<string, number> {
+  return {
+    ephemeral_5m_input_tokens: ttl === "5m" ? tokens : 0,
+    ephemeral_1h_input_tokens: ttl === "1h" ? tokens : 0,
+  };
+}
+
+/** "1h" when any of the request's cache breakpoints asks for an hour, as Claude Code's do with 1h caching on. */
+export function requestedCacheTtl(body: unknown): RenderContext["cacheTtl"] {
+  return /"cache_control":\{[^}]*"ttl":"1h"/.test(JSON.stringify(body)) ? "1h" : "5m";
 }
 
 function stopDetails(reason: StopReason): Record<string, unknown> | null {

@@ -21,6 +21,7 @@ import { streamParts, type StreamParts } from "./stream/parts.js";
 import { ToolCallTracker } from "./stream/tool-calls.js";
 import { turnParts, type TurnParts } from "./turns/parts.js";
 import { processEnded, processHung } from "./turns/process-ended.js";
+import { idleCompactionHost } from "./turns/idle-compact-turn.js";
 import { enterPrompt, enterSteer, type PromptEntryHost } from "./turns/prompt-entry.js";
 import { endTurn } from "./turns/turn-end.js";
 import type { SessionOptions } from "./options.js";
@@ -74,7 +75,7 @@ export class Session {
       conversation: () => this.parts.process.conversation,
       configuration: () => this.parts.startup.requireConfiguration(),
       userTurn: () => (this.turns.current?.isFinished ? undefined : this.turns.current),
-      idle: () => this.parts.idleClose.schedule(),
+      idle: () => this.parts.idle(),
       followModel: () => this.followModel(),
       afterTurn: () => this.parts.titles.afterTurn(),
       projectContext: () => this.projectContext,
@@ -97,8 +98,6 @@ export class Session {
     const lifecycle = lifecycleParts({
       ...links,
       opened: options,
-      resume: options.resume,
-      provider: options.provider,
       providerModels: () => this.providerModels,
       turns: () => this.turns,
       rename: (sessionId) => {
@@ -120,6 +119,7 @@ export class Session {
         }),
       started: (started) => {
         stream.usage.startNewProcess();
+        stream.cache.reset();
         void this.consumer.consume(started);
         if (this.reannounce) {
           this.reannounce = false;
@@ -128,6 +128,7 @@ export class Session {
       },
       backgroundBusy: () => background.activity.busy,
       closeIfIdle: () => this.closeIfIdle(),
+      compaction: idleCompactionHost(() => this.parts),
       hung: (hung, error) => processHung(wired, hung, error),
     });
     const { process } = lifecycle;
@@ -143,7 +144,6 @@ export class Session {
       newConversation: (mode) => process.newConversation(mode),
       availableModes: () => lifecycle.startup.configuration?.availableModeIds() ?? new Set(),
       claudeCapabilities: () => this.claudeCapabilities,
-      busy: () => lifecycle.idleClose.cancel(),
     });
     this.parts = { tools, ...background, ...stream, ...lifecycle, ...turns };
     const wired = {
@@ -268,8 +268,8 @@ export class Session {
   /** Cancels everything and ends the Claude process. Closing twice is harmless. */
   close(): void {
     if (this.closed) return;
-    const { idleClose, titles, terminals, process } = this.parts;
-    idleClose.cancel();
+    const { busy, titles, terminals, process } = this.parts;
+    busy();
     titles.stop();
     this.cancel();
     this.closed = true;

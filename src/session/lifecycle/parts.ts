@@ -3,7 +3,9 @@
 import type { ProviderLaunch } from "../../claude/provider-env.js";
 import type { ClaudeNotRespondingError } from "../../errors.js";
 import type { ClaudeQuery } from "../../claude/query.js";
+import { sessionEnvironment } from "../configuration/claude-env.js";
 import { IdleClose } from "./idle-close.js";
+import { IdleCompaction, type IdleCompactionHost } from "./idle-compaction.js";
 import { SessionProcess, type SessionProcessHost } from "./session-process.js";
 import { SessionStartup, type SessionStartupHost } from "./session-startup.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
@@ -13,11 +15,16 @@ export interface LifecycleHost
   extends Omit<SessionStartupHost, "process" | "idle">, SessionProcessHost {
   /** The conversation the session opens with: a new one, or the saved one it continues. */
   readonly opened: { id: string; resume?: string | undefined };
-  readonly provider: ProviderLaunch | undefined;
+  readonly provider?: ProviderLaunch | undefined;
   /** An idle session's Claude process is closed after this long (0: never). */
   readonly idleTimeoutMs: number;
   /** The idle timer ran out: the process goes unless work runs. */
   closeIfIdle(): void;
+  /** What an idle compaction reads of the session, and how it runs (idle-compaction.ts). */
+  readonly compaction: Pick<
+    IdleCompactionHost,
+    "cache" | "contextTokens" | "compact" | "interrupt"
+  >;
   /** The process stopped answering a turn (watchdog.ts). */
   hung(query: ClaudeQuery, error: ClaudeNotRespondingError): void;
 }
@@ -25,13 +32,34 @@ export interface LifecycleHost
 export type LifecycleParts = ReturnType<typeof lifecycleParts>;
 
 export function lifecycleParts(host: LifecycleHost) {
-  const idleClose = new IdleClose(host.idleTimeoutMs, () => host.closeIfIdle());
   const process = new SessionProcess(host, host.opened, host.provider);
+  const idleCompaction = new IdleCompaction({
+    ...host.compaction,
+    env: host.env,
+    claudeEnv: () => sessionEnvironment(host.env, host.setup, host.provider),
+    query: () => process.current,
+    idle: () => !host.closed() && !host.turns().busy && !host.backgroundBusy(),
+    settled: () => idleClose.schedule(),
+  });
+  // An idle compaction due keeps the process whose prompt cache it reads.
+  const idleClose = new IdleClose(host.idleTimeoutMs, () => {
+    if (!idleCompaction.pending) host.closeIfIdle();
+  });
   const watchdog = new Watchdog(
     watchdogBounds(host.env),
     () => process.current,
     (query, error) => host.hung(query, error),
   );
-  const startup = new SessionStartup({ ...host, process, idle: () => idleClose.schedule() });
-  return { idleClose, process, watchdog, startup };
+  /** Nothing runs: the process may close after a while, and a compaction may be due. */
+  const idle = () => {
+    idleClose.schedule();
+    void idleCompaction.arm();
+  };
+  /** Work came (a prompt, a steer, a command): neither is due any more. */
+  const busy = () => {
+    idleClose.cancel();
+    idleCompaction.cancel();
+  };
+  const startup = new SessionStartup({ ...host, process, idle });
+  return { idleClose, idleCompaction, process, watchdog, startup, idle, busy };
 }

@@ -30,7 +30,7 @@ export interface SessionStartupHost {
   /** The models of Claude Code's last start, offered until this one reports its own. */
   models: KnownModels;
   /** The saved conversation the session continues, if it does. */
-  resume: string | undefined;
+  resume?: string | undefined;
   /** The models the provider's gateway serves, if the client set one. */
   providerModels(): readonly ModelInfo[] | undefined;
   process: SessionProcess;

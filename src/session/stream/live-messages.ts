@@ -17,6 +17,7 @@ import type { RateLimitReporter } from "./rate-limits.js";
 import type { StreamTranslator } from "./stream.js";
 import type { UsageCommand } from "./usage-command.js";
 import type { UsageTracker } from "./usage.js";
+import type { PromptCacheClock } from "./prompt-cache.js";
 
 export type LiveMessage = Exclude<SDKMessage, SystemMessage | SDKResultMessage>;
 
@@ -26,12 +27,15 @@ export interface LiveMessageHost {
   stream: StreamTranslator;
   subagents: Subagents;
   usage: UsageTracker;
+  cache: PromptCacheClock;
   usageCommand: UsageCommand;
   rateLimits: RateLimitReporter;
   plans: PlanHandoffs;
   suggestions: PromptSuggestions;
   /** The user's turn that runs, if one does. */
   userTurn(): Turn | undefined;
+  /** The agent's idle compaction (session/lifecycle/idle-compaction.ts). */
+  idleCompaction: { readonly runs: boolean };
   send(update: () => Promise<void>): Promise<void>;
   sendUsage(usage: UsageUpdate | undefined): Promise<void>;
 }
@@ -51,6 +55,8 @@ export async function showLiveMessage(host: LiveMessageHost, message: LiveMessag
     // prompt's JSON-RPC error, not as words from Claude.
     // In a turn Claude Code started itself, its result's notice carries the error.
     if (message.error && message.message.model === SYNTHETIC_MODEL) return;
+    // "Compaction canceled.": the idle compaction's own report says that a prompt stopped it.
+    if (host.idleCompaction.runs && message.message.model === SYNTHETIC_MODEL) return;
     host.plans.observe(message.message.content);
     host.usageCommand.observe(message);
   }
@@ -58,6 +64,7 @@ export async function showLiveMessage(host: LiveMessageHost, message: LiveMessag
   if (message.type === "user") await host.send(() => host.subagents.toolResults(message));
   if (message.type === "stream_event" && !message.parent_tool_use_id) {
     usage.observe(message.event);
+    host.cache.observe(message.event);
     // Each API call's end moves the context size: the client hears it then, not only at
     // the end of the turn (the window is known from the first result on).
     if (message.event.type === "message_delta") await host.sendUsage(usage.update());

@@ -16,6 +16,7 @@ import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import type { ToolCallTracker } from "./tool-calls.js";
 import { UsageCommand } from "./usage-command.js";
 import { UsageTracker } from "./usage.js";
+import { PromptCacheClock } from "./prompt-cache.js";
 
 /** What the stream's parts need of their session. */
 export interface StreamHost {
@@ -42,6 +43,8 @@ export type StreamParts = ReturnType<typeof streamParts>;
 export function streamParts(host: StreamHost) {
   const { client, cwd, tools, terminals } = host;
   const usage = new UsageTracker();
+  /** The main thread's prompt cache (an idle compaction is due before it expires). */
+  const cache = new PromptCacheClock();
   /** The subscription's limits Claude Code reports (rate-limits.ts). */
   const rateLimits = new RateLimitReporter();
   const usageCommand = new UsageCommand();
@@ -76,6 +79,7 @@ export function streamParts(host: StreamHost) {
   );
   return {
     usage,
+    cache,
     rateLimits,
     usageCommand,
     sendUsage,

@@ -28,7 +28,8 @@ export interface SystemMessageHost {
 
 /** Claude Code's system messages, between turns as within them, as session updates. */
 export class SystemMessages {
-  private readonly compactions: CompactionWatcher;
+  /** Follows compactions (the idle compaction names its own, compaction.ts). */
+  readonly compactions: CompactionWatcher;
 
   constructor(private readonly host: SystemMessageHost) {
     this.compactions = new CompactionWatcher({

@@ -66,16 +66,21 @@ export class UsageTracker {
   update(): UsageUpdate | undefined {
     if (!this.contextWindow) return undefined;
     return {
-      used: this.contextInput + this.contextOutput,
+      used: this.contextTokens(),
       size: this.contextWindow,
       cost: { amount: this.costBefore + this.costCurrent, currency: "USD" },
     };
   }
 
+  /** The tokens the next request re-sends: the conversation's size now. */
+  contextTokens(): number {
+    return this.contextInput + this.contextOutput;
+  }
+
   /** Share of the context window in use, when known (ExitPlanMode's clear-context label). */
   usedPercent(): number | undefined {
     if (!this.contextWindow) return undefined;
-    return ((this.contextInput + this.contextOutput) / this.contextWindow) * 100;
+    return (this.contextTokens() / this.contextWindow) * 100;
   }
 }
 

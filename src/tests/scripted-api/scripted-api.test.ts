@@ -128,6 +128,28 @@ describe("server", () => {
 });
 
 describe("streaming", () => {
+  it("cache writes are billed at the lifetime the request asked: one hour for a ttl 1h breakpoint, else five minutes", async () => {
+    const written = {
+      content: [{ type: "text" as const, text: "ok" }],
+      usage: { cache_creation_input_tokens: 900 },
+    };
+    const a = await start([written, written]);
+    const hour = await client(a).messages.create(
+      params("hi", {
+        system: [{ type: "text", text: "sys", cache_control: { type: "ephemeral", ttl: "1h" } }],
+      }),
+    );
+    expect(hour.usage.cache_creation).toEqual({
+      ephemeral_5m_input_tokens: 0,
+      ephemeral_1h_input_tokens: 900,
+    });
+    const minutes = await client(a).messages.create(params());
+    expect(minutes.usage.cache_creation).toEqual({
+      ephemeral_5m_input_tokens: 900,
+      ephemeral_1h_input_tokens: 0,
+    });
+  });
+
   it("streams thinking, text and tool_use blocks that the Anthropic SDK assembles into the scripted message", async () => {
     const a = await start([
       {

@@ -13,6 +13,7 @@ import type {
   SlashCommand,
 } from "../../claude/types.js";
 import type { UltracodeReport } from "../../claude/ultracode.js";
+import type { CompactionSettings } from "../../claude/compaction-settings.js";
 import { deferred, type Deferred } from "../../util/deferred.js";
 
 /**
@@ -163,6 +164,12 @@ export class FakeClaudeQuery implements ClaudeQuery {
 
   ultracode(): Promise<UltracodeReport | undefined> {
     return Promise.resolve(this.ultracodeReport);
+  }
+
+  /** What compactionSettings() answers (Claude Code's defaults unless a test sets others). */
+  compaction: CompactionSettings | undefined = { autoCompact: true, idleCompaction: true, env: {} };
+  compactionSettings(): Promise<CompactionSettings | undefined> {
+    return Promise.resolve(this.compaction);
   }
 
   /** What currentModel() answers (by default the model the process was started with). */
