@@ -110,6 +110,8 @@ export class IdleCompaction {
     const cache = host.cache();
     const query = host.query();
     if (!cache || cache.ttlMs !== ONE_HOUR_MS || !query || this.running) return;
+    // Under the least threshold there is nothing to ask Claude Code's settings about.
+    if (host.contextTokens() < IDLE_COMPACT_MIN_TOKENS.least) return;
     this.arming = true;
     try {
       const settings = await this.onFor(query);
