@@ -37,6 +37,12 @@ export interface IdleCompactionHost {
   settled(): void;
 }
 
+/** What the turns' side of the session gives it: what it reads there, and how it runs there. */
+export type IdleCompactionTurnSide = Pick<
+  IdleCompactionHost,
+  "cache" | "contextTokens" | "compact" | "interrupt"
+>;
+
 /**
  * Why idle compaction is off for the session, by Claude Code's own switches, or undefined
  * when it is on: `DISABLE_COMPACT` or `DISABLE_AUTO_COMPACT` (its environment, its settings'

@@ -5,7 +5,7 @@ import type { ClaudeNotRespondingError } from "../../errors.js";
 import type { ClaudeQuery } from "../../claude/query.js";
 import { sessionEnvironment } from "../configuration/claude-env.js";
 import { IdleClose } from "./idle-close.js";
-import { IdleCompaction, type IdleCompactionHost } from "./idle-compaction.js";
+import { IdleCompaction, type IdleCompactionTurnSide } from "./idle-compaction.js";
 import { SessionProcess, type SessionProcessHost } from "./session-process.js";
 import { SessionStartup, type SessionStartupHost } from "./session-startup.js";
 import { Watchdog, watchdogBounds } from "./watchdog.js";
@@ -21,10 +21,7 @@ export interface LifecycleHost
   /** The idle timer ran out: the process goes unless work runs. */
   closeIfIdle(): void;
   /** What an idle compaction reads of the session, and how it runs (idle-compaction.ts). */
-  readonly compaction: Pick<
-    IdleCompactionHost,
-    "cache" | "contextTokens" | "compact" | "interrupt"
-  >;
+  readonly compaction: IdleCompactionTurnSide;
   /** The process stopped answering a turn (watchdog.ts). */
   hung(query: ClaudeQuery, error: ClaudeNotRespondingError): void;
 }

@@ -1,6 +1,6 @@
 import type { ClaudeQuery } from "../../claude/query.js";
 import type { ClaudeActivity } from "../background/claude-activity.js";
-import { compactCommand, type IdleCompactionHost } from "../lifecycle/idle-compaction.js";
+import { compactCommand, type IdleCompactionTurnSide } from "../lifecycle/idle-compaction.js";
 import type { Watchdog } from "../lifecycle/watchdog.js";
 import type { PromptCacheClock } from "../stream/prompt-cache.js";
 import type { SystemMessages } from "../stream/system-messages.js";
@@ -17,14 +17,8 @@ export interface IdleCompactParts {
   watchdog: Watchdog;
 }
 
-/** What the idle compaction reads of the turns' side of its session, and how it runs there. */
-export type IdleCompactTurnHost = Pick<
-  IdleCompactionHost,
-  "cache" | "contextTokens" | "compact" | "interrupt"
->;
-
 /** What the idle compaction (lifecycle/idle-compaction.ts) reads of its session and does in it. */
-export function idleCompactionHost(parts: () => IdleCompactParts): IdleCompactTurnHost {
+export function idleCompactionHost(parts: () => IdleCompactParts): IdleCompactionTurnSide {
   return {
     cache: () => parts().cache.state(),
     contextTokens: () => parts().usage.contextTokens(),
