@@ -1,5 +1,5 @@
 import type { ClientOptions, SdkSystemPrompt } from "./client-options/options.js";
-import type { ThinkingDisplay } from "./thinking.js";
+import type { ThinkingChoice, ThinkingDisplay } from "./thinking.js";
 import type { UltracodeReport } from "./ultracode.js";
 import type { CompactionSettings } from "./compaction-settings.js";
 import type {
@@ -39,6 +39,8 @@ export interface ClaudeQuery {
   setModel(model: string | undefined): Promise<void>;
   /** Merges settings into the flag layer (effort level, fast mode). */
   applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
+  /** Claude's thinking from the next request on: a budget (0: off) and how it shows. */
+  setThinking(budget: number, display?: ThinkingDisplay): Promise<void>;
   /**
    * Resolves when Claude Code answers a cheap control request (its MCP servers' status):
    * proof that the process still reads and answers, even when it has been quiet.
@@ -64,6 +66,8 @@ export interface ClaudeQuery {
   ultracode(): Promise<UltracodeReport | undefined>;
   /** What Claude Code's settings say of compaction (compaction-settings.ts); undefined: unknown. */
   compactionSettings(): Promise<CompactionSettings | undefined>;
+  /** Whether Claude Code's settings start it with thinking off (thinking-settings.ts). */
+  thinkingOffBySettings(): Promise<boolean | undefined>;
   /**
    * Has Claude Code title the conversation as it titles its own (from `description`, the
    * conversation's first prompt) and save the title in the transcript. Undefined when it
@@ -118,8 +122,12 @@ export interface ClaudeQueryOptions {
   forwardSubagentText?: boolean;
   /** Claude Code predicts the user's next prompt after each turn (`prompt_suggestion`). */
   promptSuggestions?: boolean;
-  /** How Claude's thinking comes back (thinking.ts); a client's own `thinking` option wins. */
-  thinkingDisplay?: ThinkingDisplay;
+  /**
+   * Claude's thinking (thinking.ts): the display it starts with, or off, which is applied
+   * once the process exists (it could not be turned on again otherwise). A client's own
+   * `thinking` option decides the start.
+   */
+  thinking?: ThinkingChoice;
   /** Lets the session enter bypassPermissions (only where the process may bypass). */
   allowBypass?: boolean;
   canUseTool: CanUseTool;

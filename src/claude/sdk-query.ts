@@ -12,6 +12,7 @@ import { nextTurn } from "../util/next-turn.js";
 import { ClaudeProcess } from "./child-process.js";
 import { ultracodeReport } from "./ultracode.js";
 import { compactionSettings } from "./compaction-settings.js";
+import { thinkingOffBySettings } from "./thinking-settings.js";
 import { DEFAULT_SETTING_SOURCES } from "./client-options/options.js";
 import type { EarlyStarts } from "./early-start.js";
 import { sdkEnvironment } from "./environment.js";
@@ -56,8 +57,8 @@ export function hostOptions(
     ...(options.forwardSubagentText ? { forwardSubagentText: true } : {}),
     ...(options.promptSuggestions ? { promptSuggestions: true } : {}),
     // The display alone: the kind of thinking stays Claude Code's choice for the model.
-    ...(options.thinkingDisplay && !options.clientOptions?.thinking
-      ? { extraArgs: { "thinking-display": options.thinkingDisplay } }
+    ...(options.thinking && options.thinking !== "off" && !options.clientOptions?.thinking
+      ? { extraArgs: { "thinking-display": options.thinking } }
       : {}),
     pathToClaudeCodeExecutable: options.executable,
     env: sdkEnvironment(options.env),
@@ -154,6 +155,8 @@ export function wrapQuery(
     },
     setModel: async (model) => (await sdk()).setModel(model),
     applyFlagSettings: async (settings) => (await sdk()).applyFlagSettings(settings),
+    setThinking: async (budget, display) =>
+      (await sdk()).setMaxThinkingTokens(budget, ...(display ? [display] : [])),
     probe: async () => {
       await (await sdk()).mcpServerStatus();
     },
@@ -165,6 +168,7 @@ export function wrapQuery(
     currentModel: async () => (await (await sdk()).getContextUsage({ detail: "summary" })).model,
     ultracode: async () => ultracodeReport(await sdk()),
     compactionSettings: async () => compactionSettings(await sdk()),
+    thinkingOffBySettings: async () => thinkingOffBySettings(await sdk()),
     generateTitle: async (description) => generateSessionTitle(await sdk(), description),
     terminate: () => claudeProcess.terminate(),
     initialization: async () => {
@@ -251,7 +255,14 @@ export function startColdQuery(
         earlyStarts?.remember(sdkOpts, spawn);
         return claudeProcess.spawn(spawn);
       };
-      return sdk.query({ prompt: input, options: { ...sdkOpts, spawnClaudeCodeProcess } });
+      const query = sdk.query({ prompt: input, options: { ...sdkOpts, spawnClaudeCodeProcess } });
+      // Before any prompt: Claude Code handles this ahead of the input it streams next.
+      if (options.thinking === "off") {
+        query.setMaxThinkingTokens(0).catch((error: unknown) => {
+          log.warn("could not turn Claude's thinking off", error);
+        });
+      }
+      return query;
     } catch (error) {
       claudeProcess.discardEarly();
       throw error;

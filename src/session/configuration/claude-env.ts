@@ -2,7 +2,7 @@ import { wantsPromptSuggestions } from "../../acp/prompt-suggestions.js";
 import { supportsFormElicitation } from "../../acp/unstable-capabilities.js";
 import type { AgentClientCapabilities } from "../../acp/unstable-capabilities.js";
 import { claudeEnvironment } from "../../claude/environment.js";
-import { thinkingDisplay } from "../../claude/thinking.js";
+import { initialThinking } from "../../claude/thinking.js";
 import type { ClaudeQueryOptions } from "../../claude/query.js";
 import type { ProviderLaunch } from "../../claude/provider-env.js";
 import { IGNORE_PERSISTED_TRUST } from "../../claude/trust-store.js";
@@ -41,13 +41,13 @@ export function hostQueryOptions(host: {
   | "allowBypass"
   | "mcpServers"
   | "forwardSubagentText"
-  | "thinkingDisplay"
+  | "thinking"
   | "promptSuggestions"
 > {
   return {
     ...(wantsPromptSuggestions(host.client) ? { promptSuggestions: true } : {}),
     ...(host.client.subagents ? { forwardSubagentText: true } : {}),
-    thinkingDisplay: thinkingDisplay(host.env),
+    thinking: initialThinking(host.env),
     executable: host.executable,
     env: claudeEnvironment({ ...host.env, ...host.provider?.env }),
     ...(host.provider ? { settingsEnv: host.provider.settingsEnv } : {}),
@@ -119,6 +119,7 @@ export function sessionQueryOptions(session: {
     permissionMode: isPermissionMode(mode) ? mode : "default",
     ...(model ? { model } : {}),
     flagSettings: configuration?.flagSettings() ?? {},
+    ...(configuration ? { thinking: configuration.current.thinking } : {}),
     canUseTool: session.canUseTool,
     ...(session.onElicitation ? { onElicitation: session.onElicitation } : {}),
     ...(session.onSubagentStart ? { onSubagentStart: session.onSubagentStart } : {}),

@@ -1,8 +1,10 @@
 import type { SessionConfigOption, SessionConfigSelectOption } from "@agentclientprotocol/sdk";
+import type { ThinkingChoice } from "../../claude/thinking.js";
 import type { EffortLevel, ModelInfo, PermissionMode } from "../../claude/types.js";
 import { InvalidParamsError } from "../../errors.js";
 import { cleanSingleLine } from "../../util/text.js";
 import { availableModes, type ModeConditions } from "./modes.js";
+import { runModelId, thinkingOption } from "./thinking.js";
 
 /** Config option ids; each is defined here once. */
 export const CONFIG_IDS = {
@@ -11,6 +13,7 @@ export const CONFIG_IDS = {
   effort: "effort",
   fastMode: "fast_mode",
   ultracode: "ultracode",
+  thinking: "thinking",
 } as const;
 
 /** The model option value meaning "Claude Code's default model". */
@@ -27,6 +30,8 @@ export interface SessionSettingsState {
   model: string;
   effort: EffortChoice;
   fastMode: boolean;
+  /** What the client (or the start) chose; `shownThinking` says what the model makes of it. */
+  thinking: ThinkingChoice;
 }
 
 export interface ConfigContext {
@@ -137,6 +142,7 @@ export function configOptions(
       ],
     });
   }
+  options.push(thinkingOption(CONFIG_IDS.thinking, state.thinking, runModelId(state.model, model)));
   if (model?.supportsFastMode) {
     const fast = { id: CONFIG_IDS.fastMode, name: "Fast mode" };
     const description = "Faster output at a higher price";

@@ -1,4 +1,5 @@
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
+import type { ThinkingDisplay } from "../../claude/thinking.js";
 import type { ModelInfo, PermissionMode } from "../../claude/types.js";
 import type { UltracodeReport } from "../../claude/ultracode.js";
 import { InvalidParamsError } from "../../errors.js";
@@ -19,13 +20,10 @@ import {
   type ConfigContext,
   type SessionSettingsState,
 } from "./config-options.js";
-import {
-  type ConfigurationInit,
-  initialConfiguration,
-  type NewSessionSources,
-} from "./initial-state.js";
+import type { ConfigurationInit } from "./initial-state.js";
 import { isModeAvailable, modeState, type ModeConditions } from "./modes.js";
 import { acceptedModel, shownModel } from "./model-ids.js";
+import { applyThinking, runModelId } from "./thinking.js";
 import { UltracodeSetting } from "./ultracode.js";
 
 /** How long reading Claude Code's current model after a turn may take. */
@@ -36,6 +34,7 @@ export interface ClaudeControls {
   setPermissionMode(mode: PermissionMode): Promise<void>;
   setModel(model: string | undefined): Promise<void>;
   applyFlagSettings(settings: Record<string, unknown>): Promise<void>;
+  setThinking(budget: number, display?: ThinkingDisplay): Promise<void>;
   ultracode(): Promise<UltracodeReport | undefined>;
 }
 
@@ -46,18 +45,10 @@ export interface ConfigurationPublisher {
 }
 
 /**
- * The session's mode, model, effort, fast mode and ultracode: validated, applied to Claude Code
- * through the SDK, and published to the client.
+ * The session's mode, model, effort, fast mode, thinking and ultracode: validated, applied to
+ * Claude Code through the SDK, and published to the client.
  */
 export class SessionConfiguration {
-  /** A new session's (initial-state.ts). */
-  static forSession(
-    session: NewSessionSources,
-    publish: ConfigurationPublisher,
-  ): SessionConfiguration {
-    return new SessionConfiguration(initialConfiguration(session), publish);
-  }
-
   private readonly state: SessionSettingsState;
   private models: readonly ModelInfo[];
   /** Whether `models` is a list Claude Code reported (now or at an earlier start). */
@@ -65,8 +56,8 @@ export class SessionConfiguration {
   private startedIn: PermissionMode = "default";
   /** `init.ownModel` as the model option shows it (`assume`, `adopt`). */
   private ownModel = DEFAULT_MODEL;
-  /** What the client set itself: Claude Code's report at start-up does not undo it. */
-  private readonly chosen = new Set<"mode" | "model">();
+  /** What the client set itself (its SDK options' thinking too): start-up reports keep it. */
+  private readonly chosen = new Set<"mode" | "model" | "thinking">();
   /** Counts the client's model picks: a report read before the latest one is stale. */
   private modelPicks = 0;
   private readonly ultracode = new UltracodeSetting();
@@ -78,6 +69,7 @@ export class SessionConfiguration {
     this.state = { ...init.state };
     this.models = init.models;
     this.modelsKnown = init.models.length > 0;
+    if (init.clientThinking) this.chosen.add("thinking");
   }
 
   get current(): Readonly<SessionSettingsState> {
@@ -162,18 +154,19 @@ export class SessionConfiguration {
   /**
    * Claude Code reported its models: the model it runs by itself and the settings' mode are
    * adopted as far as the client has not chosen others meanwhile (a mode the session
-   * cannot offer, such as auto on a model without it, falls back to `default`), ultracode is
-   * offered as Claude Code reports it, and the client hears what changed, once.
+   * cannot offer, such as auto on a model without it, falls back to `default`), as are
+   * ultracode and thinking off as its settings say; the client hears what changed, once.
    */
   async adopt(
     models: readonly ModelInfo[],
     wantedMode: PermissionMode,
     setClaudeMode: (mode: PermissionMode) => Promise<void>,
-    ultracode?: UltracodeReport,
+    reports: { ultracode?: UltracodeReport | undefined; thinkingOff?: boolean | undefined } = {},
   ): Promise<void> {
     const mode = this.state.mode;
     const options = JSON.stringify(this.options());
-    this.ultracode.reported(ultracode);
+    this.ultracode.reported(reports.ultracode);
+    if (reports.thinkingOff && !this.chosen.has("thinking")) this.state.thinking = "off";
     this.models = models;
     this.modelsKnown = true;
     this.ownModel = shownModel(this.init.ownModel, this.models);
@@ -296,6 +289,15 @@ export class SessionConfiguration {
         break;
       case CONFIG_IDS.ultracode:
         await this.ultracode.set(value, claude);
+        break;
+      case CONFIG_IDS.thinking:
+        this.state.thinking = await applyThinking(
+          valueId(configId, value),
+          runModelId(this.state.model, currentModelInfo(this.state, this.models)),
+          this.init.thinkingBudget,
+          claude,
+        );
+        this.chosen.add("thinking");
         break;
       default:
         throw new InvalidParamsError(`Unknown config option "${configId}".`, { configId });

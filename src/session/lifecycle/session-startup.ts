@@ -10,6 +10,7 @@ import { log } from "../../logger.js";
 import { withTimeout } from "../../util/timeout.js";
 import type { ClientSetup } from "../configuration/client-setup.js";
 import { SessionConfiguration } from "../configuration/configuration.js";
+import { initialConfiguration } from "../configuration/initial-state.js";
 import type { KnownModels } from "../configuration/model-cache.js";
 import type { AdapterSettings } from "../configuration/settings.js";
 import type { SessionMcp } from "../../mcp/session-mcp.js";
@@ -62,8 +63,8 @@ export class SessionStartup {
    */
   async start(): Promise<void> {
     const { settings, env, client, setup, process } = this.host;
-    this.configuration = SessionConfiguration.forSession(
-      {
+    this.configuration = new SessionConfiguration(
+      initialConfiguration({
         settings,
         env,
         models: this.host.providerModels() ?? this.host.models.known,
@@ -71,7 +72,8 @@ export class SessionStartup {
         ...(setup.effort ? { effort: setup.effort } : {}),
         ...(setup.model ? { model: setup.model } : {}),
         ...(setup.options.env ? { clientEnv: setup.options.env } : {}),
-      },
+        clientThinking: setup.options,
+      }),
       {
         modeChanged: (mode) => client.updateCurrentMode(mode),
         optionsChanged: (options) => client.updateConfigOptions(options),
@@ -178,13 +180,16 @@ export class SessionStartup {
     this.initialization = initialization;
     this.host.models.remember(initialization.models);
     const models = this.host.providerModels() ?? initialization.models;
-    const ultracode = await query.ultracode().catch(() => undefined);
+    const [ultracode, thinkingOff] = await Promise.all([
+      query.ultracode().catch(() => undefined),
+      query.thinkingOffBySettings().catch(() => undefined),
+    ]);
     await this.host.send(() =>
       this.requireConfiguration().adopt(
         models,
         this.wantedMode(),
         (m) => query.setPermissionMode(m),
-        ultracode,
+        { ultracode, thinkingOff },
       ),
     );
     this.host.idle();

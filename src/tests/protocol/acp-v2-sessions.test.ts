@@ -119,7 +119,7 @@ describe("session/list and session/resume", () => {
       sessionId: SAVED,
       cwd,
     });
-    expect(answer.configOptions?.map((o) => o.configId)).toEqual(["mode", "model"]);
+    expect(answer.configOptions?.map((o) => o.configId)).toEqual(["mode", "model", "thinking"]);
     const seen = events.flatMap((e) => (e.kind === "update" ? [e.notification.update] : []));
     expect(seen.filter((u) => !START_UPDATES.has(u.sessionUpdate))).toEqual([
       { sessionUpdate: "state_update", state: "idle" },
@@ -203,7 +203,7 @@ describe("session/close, session/delete, session/fork", () => {
     const { agent, cwd, transcripts } = await withSaved();
     const fork = await agent.request(v2.methods.agent.session.fork, { sessionId: SAVED, cwd });
     expect(fork.sessionId).not.toBe(SAVED);
-    expect(fork.configOptions?.map((o) => o.configId)).toEqual(["mode", "model"]);
+    expect(fork.configOptions?.map((o) => o.configId)).toEqual(["mode", "model", "thinking"]);
     expect(transcripts.sessions.has(fork.sessionId)).toBe(true);
     await agent.request(v2.methods.agent.session.delete, { sessionId: SAVED });
     expect(transcripts.sessions.has(SAVED)).toBe(false);

@@ -57,7 +57,7 @@ describe("session/new", () => {
     expect(created).not.toHaveProperty("modes");
     const mode = created.configOptions?.find((o) => o.configId === "mode");
     expect(mode).toMatchObject({ category: "mode", type: "select", currentValue: "default" });
-    expect(created.configOptions?.map((o) => o.configId)).toEqual(["mode", "model"]);
+    expect(created.configOptions?.map((o) => o.configId)).toEqual(["mode", "model", "thinking"]);
   });
 });
 

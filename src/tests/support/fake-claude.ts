@@ -114,6 +114,14 @@ export class FakeClaudeQuery implements ClaudeQuery {
     return Promise.resolve();
   }
 
+  /** Thinking changes, in order: the budget and the display. */
+  readonly thinking: Array<{ budget: number; display?: string }> = [];
+
+  setThinking(budget: number, display?: string): Promise<void> {
+    this.thinking.push({ budget, ...(display ? { display } : {}) });
+    return Promise.resolve();
+  }
+
   /** Whether probe() is answered: false plays a process that stopped answering. */
   answersProbes = true;
   probes = 0;
@@ -164,6 +172,12 @@ export class FakeClaudeQuery implements ClaudeQuery {
 
   ultracode(): Promise<UltracodeReport | undefined> {
     return Promise.resolve(this.ultracodeReport);
+  }
+
+  /** What thinkingOffBySettings() answers: the settings leave thinking on unless a test says. */
+  settingsThinkingOff: boolean | undefined = false;
+  thinkingOffBySettings(): Promise<boolean | undefined> {
+    return Promise.resolve(this.settingsThinkingOff);
   }
 
   /** What compactionSettings() answers (Claude Code's defaults unless a test sets others). */

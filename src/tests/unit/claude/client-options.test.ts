@@ -171,14 +171,18 @@ describe("the options Claude Code is started with", () => {
     expect(hostOptions(base).promptSuggestions).toBeUndefined();
   });
 
-  it("the thinking display is part of what a spare and a remembered start key on", () => {
-    const summarized = { ...base, thinkingDisplay: "summarized" as const };
-    const omitted = { ...base, thinkingDisplay: "omitted" as const };
-    expect(hostKey(summarized)).not.toBe(hostKey(omitted));
-    expect(configurationKey(hostOptions(summarized))).not.toBe(
-      configurationKey(hostOptions(omitted)),
-    );
+  it("the session's thinking (shown, hidden, off) is part of what a spare and a remembered start key on", () => {
+    const summarized = { ...base, thinking: "summarized" as const };
+    const omitted = { ...base, thinking: "omitted" as const };
+    const off = { ...base, thinking: "off" as const };
+    const keys = [summarized, omitted, off].map(hostKey);
+    expect(new Set(keys).size).toBe(3);
+    const starts = [summarized, omitted, off].map((o) => configurationKey(hostOptions(o)));
+    expect(new Set(starts).size).toBe(3);
     expect(hostOptions(summarized).extraArgs).toEqual({ "thinking-display": "summarized" });
+    // Off is applied once the process exists, never as an off start (see sdk-query.ts).
+    expect(hostOptions(off).extraArgs).toBeUndefined();
+    expect(hostOptions(off).thinking).toBeUndefined();
     // A client's own thinking option says the display itself.
     const own = { ...summarized, clientOptions: { thinking: { type: "disabled" as const } } };
     expect(hostOptions(own).extraArgs).toBeUndefined();

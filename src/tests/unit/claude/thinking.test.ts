@@ -2,7 +2,13 @@
 // ignored with one clear log line.
 import { describe, expect, it } from "vitest";
 import { claudeEnvironment } from "../../../claude/environment.js";
-import { DEFAULT_THINKING_DISPLAY, thinkingDisplay } from "../../../claude/thinking.js";
+import {
+  DEFAULT_THINKING_DISPLAY,
+  initialThinking,
+  thinkingCanBeOff,
+  thinkingDisplay,
+  thinkingOnBudget,
+} from "../../../claude/thinking.js";
 
 describe("the thinking display", () => {
   it("is summarized unless CLAUDE_CODE_THINKING_DISPLAY says summarized or omitted", () => {
@@ -25,5 +31,56 @@ describe("MAX_THINKING_TOKENS", () => {
       );
     }
     expect(claudeEnvironment({})).not.toHaveProperty("MAX_THINKING_TOKENS");
+  });
+});
+
+describe("the thinking a session starts with", () => {
+  it("is the client's own thinking option, else off for a budget of 0, else the display the environment asks for", () => {
+    expect(initialThinking({})).toBe("summarized");
+    expect(initialThinking({ CLAUDE_CODE_THINKING_DISPLAY: "omitted" })).toBe("omitted");
+    expect(initialThinking({ MAX_THINKING_TOKENS: "0" })).toBe("off");
+    expect(initialThinking({ MAX_THINKING_TOKENS: "8000" })).toBe("summarized");
+    expect(initialThinking({}, { thinking: { type: "disabled" } })).toBe("off");
+    expect(initialThinking({}, { maxThinkingTokens: 0 })).toBe("off");
+    const own = { thinking: { type: "adaptive" as const, display: "omitted" as const } };
+    expect(initialThinking({ MAX_THINKING_TOKENS: "0" }, own)).toBe("omitted");
+    expect(initialThinking({ MAX_THINKING_TOKENS: "0" }, { maxThinkingTokens: 500 })).toBe(
+      "summarized",
+    );
+  });
+
+  it("is turned on with the user's own budget, else one Claude Code lowers to the model's ceiling", () => {
+    expect(thinkingOnBudget({ MAX_THINKING_TOKENS: "8000" })).toBe(8000);
+    expect(thinkingOnBudget({}, { maxThinkingTokens: 4000 })).toBe(4000);
+    for (const env of [{}, { MAX_THINKING_TOKENS: "0" }, { MAX_THINKING_TOKENS: "lots" }]) {
+      expect(thinkingOnBudget(env)).toBe(1_000_000);
+    }
+  });
+});
+
+describe("the models whose thinking Claude Code 2.1.336 can turn off", () => {
+  it("are the ones measured, by their id with a date, a provider's prefix or a context suffix; not the models it lists today, nor unknown ones", () => {
+    for (const id of [
+      "claude-sonnet-4-5",
+      "claude-sonnet-4-5-20250929",
+      "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      "claude-sonnet-4-6[1m]",
+      "claude-opus-5-20261101",
+      "claude-haiku-4-5",
+    ]) {
+      expect(thinkingCanBeOff(id), id).toBe(true);
+    }
+    for (const id of [
+      "claude-opus-5-5",
+      "claude-sonnet-5-5",
+      "claude-haiku-5-5",
+      "claude-fable-5-2",
+      "claude-opus-4-1",
+      "sonnet",
+      "default",
+      undefined,
+    ]) {
+      expect(thinkingCanBeOff(id), String(id)).toBe(false);
+    }
   });
 });

@@ -15,12 +15,19 @@ function configuration(): SessionConfiguration {
   const publish = { modeChanged: done, optionsChanged: done };
   return new SessionConfiguration(
     {
-      state: { mode: "default", model: "sonnet", effort: "default", fastMode: false },
+      state: {
+        mode: "default",
+        model: "sonnet",
+        effort: "default",
+        fastMode: false,
+        thinking: "summarized",
+      },
       models: MODELS,
       ownModel: "sonnet",
       autoDisabled: false,
       bypassAllowed: false,
       booleanOptions: false,
+      thinkingBudget: 1_000_000,
     },
     publish,
   );
@@ -30,6 +37,7 @@ const controls = {
   setPermissionMode: done,
   setModel: done,
   applyFlagSettings: done,
+  setThinking: done,
   ultracode: () => Promise.resolve(undefined),
 };
 

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import type { Query } from "@anthropic-ai/claude-agent-sdk";
+import { settingsReport } from "./settings-report.js";
+import { THINKING_TOKENS_VARIABLE } from "./thinking.js";
+
+/** `get_settings`' merged settings: the keys that turn thinking off at Claude Code's start. */
+const mergedSettings = z.object({
+  effective: z.object({
+    alwaysThinkingEnabled: z.boolean().optional().catch(undefined),
+    env: z.record(z.string(), z.string()).optional().catch(undefined),
+  }),
+});
+
+/**
+ * Whether Claude Code's settings start it with thinking off (`alwaysThinkingEnabled: false`,
+ * or a budget of 0 in their `env`); undefined when it gives no answer of this shape.
+ */
+export async function thinkingOffBySettings(query: Query): Promise<boolean | undefined> {
+  const parsed = mergedSettings.safeParse(await settingsReport(query));
+  if (!parsed.success) return undefined;
+  const { alwaysThinkingEnabled, env } = parsed.data.effective;
+  return alwaysThinkingEnabled === false || env?.[THINKING_TOKENS_VARIABLE]?.trim() === "0";
+}
