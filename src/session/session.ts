@@ -193,10 +193,7 @@ export class Session {
     return this.options.client;
   }
 
-  /**
-   * Starts Claude Code without waiting for it to be ready: the session answers with the
-   * modes and the models known so far, and what Claude Code reports follows.
-   */
+  /** Starts Claude Code without waiting: the answer has what is known, its reports follow. */
   start(): Promise<void> {
     return this.parts.startup.start();
   }
@@ -210,13 +207,14 @@ export class Session {
   }
 
   async setMode(modeId: string): Promise<void> {
-    const { startup, process } = this.parts;
-    await startup.requireConfiguration().setMode(modeId, process.current);
+    const { startup, process, idleClose } = this.parts;
+    await idleClose.around(() => startup.requireConfiguration().setMode(modeId, process.current));
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
-    const { startup, process } = this.parts;
-    return startup.requireConfiguration().setOption(configId, value, process.current);
+    const { startup, process, idleClose } = this.parts;
+    const configuration = startup.requireConfiguration();
+    return idleClose.around(() => configuration.setOption(configId, value, process.current));
   }
 
   /** session/load: the whole saved conversation as updates, before the load is answered. */

@@ -142,7 +142,6 @@ export function configOptions(
       ],
     });
   }
-  options.push(thinkingOption(CONFIG_IDS.thinking, state.thinking, runModelId(state.model, model)));
   if (model?.supportsFastMode) {
     const fast = { id: CONFIG_IDS.fastMode, name: "Fast mode" };
     const description = "Faster output at a higher price";
@@ -155,6 +154,7 @@ export function configOptions(
       toggle({ ...ultracode, description }, context.ultracode.on, context.booleanOptions),
     );
   }
+  options.push(thinkingOption(CONFIG_IDS.thinking, state.thinking, runModelId(state.model, model)));
   return options;
 }
 

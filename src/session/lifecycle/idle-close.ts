@@ -19,6 +19,20 @@ export class IdleClose {
     this.timer.unref();
   }
 
+  /**
+   * Holds the wait off while `work` talks to the process (a config change): a close in the
+   * middle would fail it. A wait that was running starts again after.
+   */
+  async around<T>(work: () => Promise<T>): Promise<T> {
+    const waiting = this.timer !== undefined;
+    this.cancel();
+    try {
+      return await work();
+    } finally {
+      if (waiting) this.schedule();
+    }
+  }
+
   cancel(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;

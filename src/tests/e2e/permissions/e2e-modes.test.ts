@@ -38,7 +38,7 @@ const modeUpdates = (e2e: E2E, sessionId: string) =>
   e2e.updates.of(sessionId, "current_mode_update").map((u) => u.currentModeId);
 
 describe("session/new", () => {
-  it("returns the modes and the config options: mode, the real model list, effort and fast mode", async () => {
+  it("returns the modes and the config options: mode, the real model list, effort, fast mode and thinking", async () => {
     const e2e = await startE2E();
 
     // The first session answers before Claude Code has reported its models (a fresh HOME
@@ -67,7 +67,13 @@ describe("session/new", () => {
     ];
     expect(modes?.currentModeId).toBe("default");
     expect(modes?.availableModes.map((m) => m.id)).toEqual(modeIds);
-    expect(configOptions?.map((o) => o.id)).toEqual(["mode", "model", "effort", "fast_mode"]);
+    expect(configOptions?.map((o) => o.id)).toEqual([
+      "mode",
+      "model",
+      "effort",
+      "fast_mode",
+      "thinking",
+    ]);
     const [mode, model, effort, fast] = configOptions ?? [];
     expect(mode).toMatchObject({ type: "select", category: "mode", currentValue: "default" });
     expect(
