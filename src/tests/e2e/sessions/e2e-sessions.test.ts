@@ -150,6 +150,21 @@ describe("session/load", () => {
       "plan: Write the file (completed), Checking the file (in_progress)",
       "agent_message_chunk: All done.",
     ]);
+    // Each of Claude's messages keeps its id across the load (issue 55: a client can point at
+    // any message it has shown, before or after a reload).
+    const idsOf = (updates: SessionUpdate[]) => [
+      ...new Set(
+        updates.flatMap((u) =>
+          u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "agent_thought_chunk"
+            ? [u.messageId]
+            : [],
+        ),
+      ),
+    ];
+    const live = first.updates.of(sessionId);
+    expect(idsOf(load.updatesBefore.map((n) => n.update))).toEqual(idsOf(live));
+    expect(idsOf(live)).toHaveLength(3);
+    expect(idsOf(live).every((id) => typeof id === "string" && id.length > 0)).toBe(true);
     const toolCall = load.updatesBefore.find((n) => n.update.sessionUpdate === "tool_call");
     expect(toolCall?.update).toMatchObject({
       title: "echo hi > out.txt",
