@@ -258,9 +258,10 @@ export class Session {
     return this.parts.subagents.stop(childSessionId);
   }
 
-  /** Cancels the running prompt and the ones queued behind it. */
+  /** Cancels the running prompt and the ones queued behind it, or the idle compaction running. */
   cancel(): void {
     this.turns.cancel();
+    if (this.parts.idleCompaction.runs) this.parts.idleCompaction.cancel();
   }
 
   /** Cancels everything and ends the Claude process. Closing twice is harmless. */

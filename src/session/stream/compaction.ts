@@ -31,7 +31,7 @@ export const IDLE_COMPACTION = {
   running: "Compacting while idle, before the prompt cache expires",
   done: "Compacted while idle, before the prompt cache expired",
   cancelled: "Idle compaction cancelled",
-  cancelledWhy: "A prompt came first; the conversation was not compacted.",
+  cancelledWhy: "A prompt or a cancel stopped it; the conversation was not compacted.",
 } as const;
 
 /**

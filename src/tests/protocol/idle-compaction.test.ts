@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, expect, it, vi } from "vitest";
+import { IDLE_COMPACTION } from "../../session/stream/compaction.js";
 import { fakeClaude, result, sdkMessage, streamEvent } from "../support/fake-claude.js";
 import { connectInProcess, isolatedEnv } from "../support/in-process.js";
 
@@ -78,4 +79,54 @@ it("an idle compaction due keeps the process past the idle close; the agent send
         n.update.title === "Compacted while idle, before the prompt cache expired",
     ),
   ).toBe(true);
+});
+
+it("session/cancel stops an idle compaction that runs (the client shows it as running), and does not drop one that is only due", async () => {
+  const claude = fakeClaude();
+  const harness = await connectInProcess({
+    startQuery: claude.startQuery,
+    env: isolatedEnv({ CLAUDE_AGENT_ACP_IDLE_COMPACT_AFTER_MS: "150" }),
+  });
+  cleanup.push(() => harness.close());
+  const cwd = mkdtempSync(join(tmpdir(), "acp-idle-compact-"));
+  const { sessionId } = await harness.agent.request(methods.agent.session.new, {
+    cwd,
+    mcpServers: [],
+  });
+  const query = claude.started[0]!;
+  const prompt = harness.agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "Read it all." }],
+  });
+  await query.waitForSent(1);
+  query.emit(longCachedResponse, result());
+  await prompt;
+
+  // Due, not running: a cancel (nothing to cancel) leaves it due.
+  await harness.agent.notify(methods.agent.session.cancel, { sessionId });
+  const compact = await query.waitForSent(2);
+  expect(compact.message.content).toBe("/compact");
+  expect(query.interrupts).toBe(0);
+
+  // Claude Code answers the interrupt with these messages (below), not at once.
+  query.onInterrupt = () => undefined;
+  query.emit(sdkMessage({ type: "system", subtype: "status", status: "compacting" }));
+  await harness.agent.notify(methods.agent.session.cancel, { sessionId });
+  await vi.waitFor(() => expect(query.interrupts).toBe(1), { timeout: 2_000 });
+  // What Claude Code says of a compaction it was told to stop.
+  query.emit(
+    sdkMessage({ type: "system", subtype: "status", status: null, compact_result: "failed" }),
+    result({ stopReason: null }),
+  );
+  await vi.waitFor(
+    () =>
+      expect(
+        harness.updates.some(
+          (n) =>
+            n.update.sessionUpdate === "tool_call_update" &&
+            n.update.title === IDLE_COMPACTION.cancelled,
+        ),
+      ).toBe(true),
+    { timeout: 2_000 },
+  );
 });
