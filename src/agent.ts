@@ -174,7 +174,15 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       )
       .onRequest(
         methods.agent.session.prompt,
-        answering(({ params, signal }) => core.prompt(params.sessionId, params.prompt, signal)),
+        answering(async ({ params, signal }) => {
+          // The message-id RFD's `userMessageId`: the id of the prompt's user message, which
+          // its user_message_chunk carries in a replay (Claude Code's uuid for it).
+          let userMessageId: string | undefined;
+          const answer = await core.prompt(params.sessionId, params.prompt, signal, (id, saved) => {
+            if (saved) userMessageId = id;
+          });
+          return userMessageId ? { ...answer, userMessageId } : answer;
+        }),
       )
       .onRequest(
         STEERING_METHOD,

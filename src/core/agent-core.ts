@@ -22,6 +22,7 @@ import { type OpenParams, type SavedSessionParams, SessionOpening } from "./open
 import { SavedSessions } from "./saved-sessions.js";
 import { SessionTrust } from "./session-trust.js";
 import type { TrustAssessment } from "./workspace-trust.js";
+import type { TurnStarted } from "../session/turns/turn-queue.js";
 
 /**
  * What the agent does, whatever protocol version asks: the open sessions, and the
@@ -131,7 +132,7 @@ export class AgentCore {
     sessionId: string,
     prompt: ContentBlock[],
     signal?: AbortSignal,
-    started?: (messageId: string) => void,
+    started?: TurnStarted,
   ): Promise<PromptResponse> {
     const session = this.sessions.require(sessionId);
     if (!(await this.trust.beforePrompt(session))) return { stopReason: "cancelled" };

@@ -25,6 +25,7 @@ import { idleCompactionHost } from "./turns/idle-compact-turn.js";
 import { enterPrompt, enterSteer, type PromptEntryHost } from "./turns/prompt-entry.js";
 import { endTurn } from "./turns/turn-end.js";
 import type { SessionOptions } from "./options.js";
+import type { TurnStarted } from "./turns/turn-queue.js";
 
 /** Every part of a session, from each room (each room's parts.ts builds its own). */
 type SessionParts = { tools: ToolCallTracker } & BackgroundParts &
@@ -238,7 +239,7 @@ export class Session {
   prompt(
     blocks: readonly ContentBlock[],
     signal?: AbortSignal,
-    started?: (messageId: string) => void,
+    started?: TurnStarted,
   ): Promise<PromptResponse> {
     return enterPrompt(this.entry, blocks, signal, started);
   }

@@ -15,6 +15,7 @@ import { promptToClaude } from "./prompt.js";
 import { steer } from "./steering.js";
 import type { Turn } from "./turn.js";
 import type { TurnQueue } from "./turn-queue.js";
+import type { TurnStarted } from "./turn-queue.js";
 
 /** What a prompt's way into its session needs of it. */
 export interface PromptEntryHost {
@@ -42,7 +43,7 @@ export async function enterPrompt(
   host: PromptEntryHost,
   blocks: readonly ContentBlock[],
   signal?: AbortSignal,
-  started?: (messageId: string) => void,
+  started?: TurnStarted,
 ): Promise<PromptResponse> {
   const failure = host.takeFailure();
   if (failure) throw failure;

@@ -16,6 +16,12 @@ import { toPromptResponse, Turn } from "./turn.js";
 import { closeUnfinished, UNFINISHED } from "./unfinished.js";
 import type { Watchdog } from "../lifecycle/watchdog.js";
 
+/**
+ * A turn starts, under the id of its user message; `saved`: Claude Code keeps that message
+ * under this id (a prompt), not so a command the agent answers itself (`exclusive`).
+ */
+export type TurnStarted = (messageId: string, saved?: boolean) => void;
+
 /** After session/cancel the prompt is answered `cancelled` within this time at the latest. */
 export const CANCEL_GRACE_MS = 1_500;
 /** A cancelled turn that Claude Code has not stopped by then costs it its process. */
@@ -76,7 +82,7 @@ export class TurnQueue {
   async prompt(
     content: UserContentBlock[],
     signal?: AbortSignal,
-    started?: (messageId: string) => void,
+    started?: TurnStarted,
   ): Promise<PromptResponse> {
     if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
     const turn = new Turn();
@@ -97,7 +103,7 @@ export class TurnQueue {
   exclusive<T>(
     task: (query: ClaudeQuery, signal: AbortSignal) => Promise<T>,
     signal?: AbortSignal,
-    started?: (messageId: string) => void,
+    started?: TurnStarted,
   ): Promise<T> {
     if (this.host.closed()) throw new ClaudeProcessExitedError("The session is closed.");
     this.host.busy();
@@ -144,7 +150,7 @@ export class TurnQueue {
   private async runTurn(
     turn: Turn,
     content: UserContentBlock[],
-    started?: (messageId: string) => void,
+    started?: TurnStarted,
   ): Promise<void> {
     const { host } = this;
     // A turn Claude Code started itself runs to its end first; the prompt stays queued
@@ -161,7 +167,7 @@ export class TurnQueue {
     host.promptSent();
     turn.prompt = content;
     const message = userMessage(content, turn);
-    started?.(message.uuid);
+    started?.(message.uuid, true);
     try {
       query.send(message);
       host.watchdog.watch();

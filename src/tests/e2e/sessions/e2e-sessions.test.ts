@@ -121,8 +121,10 @@ describe("session/load", () => {
       env: TODO_WRITE_ENV,
     });
     const { sessionId } = await first.newSession();
-    expect((await first.prompt(sessionId, "Say hello.")).stopReason).toBe("end_turn");
-    expect((await first.prompt(sessionId, "Write hi, then plan.")).stopReason).toBe("end_turn");
+    const hello = await first.prompt(sessionId, "Say hello.");
+    expect(hello.stopReason).toBe("end_turn");
+    const write = await first.prompt(sessionId, "Write hi, then plan.");
+    expect(write.stopReason).toBe("end_turn");
 
     const second = await reopenAgent(first, { env: TODO_WRITE_ENV });
     const init = answered(second, "initialize", "");
@@ -165,6 +167,14 @@ describe("session/load", () => {
     expect(idsOf(load.updatesBefore.map((n) => n.update))).toEqual(idsOf(live));
     expect(idsOf(live)).toHaveLength(3);
     expect(idsOf(live).every((id) => typeof id === "string" && id.length > 0)).toBe(true);
+    // And each prompt's answer names its user message as the replay does.
+    const userIds = load.updatesBefore.flatMap((n) =>
+      n.update.sessionUpdate === "user_message_chunk" ? [n.update.messageId] : [],
+    );
+    const userMessageId = (response: object) =>
+      (response as { userMessageId?: string }).userMessageId;
+    expect(userIds).toEqual([userMessageId(hello), userMessageId(write)]);
+    expect(userIds.every((id) => typeof id === "string" && id.length > 0)).toBe(true);
     const toolCall = load.updatesBefore.find((n) => n.update.sessionUpdate === "tool_call");
     expect(toolCall?.update).toMatchObject({
       title: "echo hi > out.txt",
