@@ -4,6 +4,7 @@ import { withRequestErrors } from "./acp/errors.js";
 import {
   ARCHIVE_METHOD,
   FORK_METHOD,
+  forkSessionParams,
   listSessionsParams,
   newSessionParams,
   savedSessionParams,
@@ -119,7 +120,7 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       )
       .onRequest(
         FORK_METHOD,
-        savedSessionParams,
+        forkSessionParams,
         answering(async ({ params }) => {
           const session = await core.fork(params);
           return { sessionId: session.id, ...state(session) };

@@ -26,6 +26,11 @@ export interface SavedSessionRequest extends OpenSessionParams {
   sessionId: string;
 }
 
+/** A fork at one message (the fork-at-message RFD): the `messageId` a chunk carried. */
+export interface ForkSessionRequest extends SavedSessionRequest {
+  messageId?: string | null;
+}
+
 /** `session/fork` is in ACP's unstable API; the stable app takes it as a custom method. */
 export const FORK_METHOD = "session/fork";
 
@@ -72,9 +77,16 @@ export const newSessionParams = {
   parse: (params: unknown): OpenSessionParams => open.parse(params),
 };
 
-/** Validates load, resume and fork params. */
+/** Validates load and resume params. */
 export const savedSessionParams = {
   parse: (params: unknown): SavedSessionRequest => saved.parse(params),
+};
+
+const fork = saved.extend({ messageId: z.string().min(1).max(200).nullish() });
+
+/** Validates fork params. */
+export const forkSessionParams = {
+  parse: (params: unknown): ForkSessionRequest => fork.parse(params),
 };
 
 /** `session/set_title` is in ACP's unstable API too. */

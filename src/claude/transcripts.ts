@@ -54,9 +54,10 @@ export interface ClaudeTranscripts {
   messages(sessionId: string, dir?: string): Promise<ClaudeTranscriptMessage[]>;
   /**
    * Copies a conversation into a new session; returns its id. With `cwd`, the copy is
-   * recorded as working there (it lists under `cwd` and resumes there).
+   * recorded as working there (it lists under `cwd` and resumes there); with `upTo` (a
+   * saved entry's id, fork-point.ts), only the conversation up to that entry.
    */
-  fork(sessionId: string, dir?: string, cwd?: string): Promise<string>;
+  fork(sessionId: string, dir?: string, cwd?: string, upTo?: string): Promise<string>;
   delete(sessionId: string, dir?: string): Promise<void>;
   /** Titles a conversation as Claude Code's `/rename` does (a custom-title record). */
   rename(sessionId: string, title: string): Promise<void>;
@@ -166,9 +167,10 @@ export const sdkTranscripts: ClaudeTranscripts = {
       entries ? { dir, sessionStore: entriesStore(entries) } : dir ? { dir } : {},
     );
   },
-  fork: async (sessionId, dir, cwd) => {
+  fork: async (sessionId, dir, cwd, upTo) => {
     const sdk = await claudeSdk();
-    const forked = (await sdk.forkSession(sessionId, dir ? { dir } : {})).sessionId;
+    const options = { ...(dir ? { dir } : {}), ...(upTo ? { upToMessageId: upTo } : {}) };
+    const forked = (await sdk.forkSession(sessionId, options)).sessionId;
     const recorded = (await sdk.getSessionInfo(forked, dir ? { dir } : {}))?.cwd;
     if (cwd && (!recorded || resolve(recorded) !== resolve(cwd))) await relocate(forked, cwd);
     return forked;

@@ -18,7 +18,12 @@ import { Accounts } from "./accounts.js";
 import type { AuthStatusInfo } from "./auth-status.js";
 import { ClosedSessions } from "./closed-sessions.js";
 import type { AgentDependencies, SessionClientFactory } from "./dependencies.js";
-import { type OpenParams, type SavedSessionParams, SessionOpening } from "./opening.js";
+import {
+  type ForkParams,
+  type OpenParams,
+  type SavedSessionParams,
+  SessionOpening,
+} from "./opening.js";
 import { SavedSessions } from "./saved-sessions.js";
 import { SessionTrust } from "./session-trust.js";
 import type { TrustAssessment } from "./workspace-trust.js";
@@ -88,7 +93,7 @@ export class AgentCore {
     return this.opening.resume(params, options);
   }
 
-  fork(params: SavedSessionParams): Promise<Session> {
+  fork(params: ForkParams): Promise<Session> {
     return this.opening.fork(params);
   }
 

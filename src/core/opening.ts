@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import type { McpServer } from "@agentclientprotocol/sdk";
+import { forkPoint } from "../claude/fork-point.js";
+import type { ClaudeTranscripts } from "../claude/transcripts.js";
+import { InvalidParamsError } from "../errors.js";
 import type { RequestedSystemPrompt } from "../acp/session-params.js";
 import { sessionMetaOptions } from "../acp/session-meta.js";
 import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
@@ -48,6 +51,11 @@ export interface OpenParams {
 /** A saved session to open again (load, resume, fork). */
 export interface SavedSessionParams extends OpenParams {
   sessionId: string;
+}
+
+/** A fork, at the message a chunk's `messageId` named (the fork-at-message RFD) or at the end. */
+export interface ForkParams extends SavedSessionParams {
+  messageId?: string | null;
 }
 
 /** What opening a session shares with the rest of the core (agent-core.ts wires it). */
@@ -115,17 +123,20 @@ export class SessionOpening {
     });
   }
 
-  fork(params: SavedSessionParams): Promise<Session> {
+  fork(params: ForkParams): Promise<Session> {
     const { deps, sessions } = this.context;
     const setup = clientSetup(params);
     return sessions.exclusive(params.sessionId, async () => {
-      // The fork continues from where the session is now (its latest conversation), and
-      // may move to another cwd: it is then recorded there.
+      // The fork continues from where the session is now (its latest conversation), or from
+      // the message named, and may move to another cwd: it is then recorded there.
       const conversations = await this.saved(params, {
         includeWorktrees: false,
         allowCwdChange: true,
       });
-      const forkedId = await deps.transcripts.fork(conversations.at(-1)!, params.cwd, params.cwd);
+      const { conversation, upTo } = params.messageId
+        ? await forkAt(deps.transcripts, conversations, params.cwd, params.messageId)
+        : { conversation: conversations.at(-1)!, upTo: undefined };
+      const forkedId = await deps.transcripts.fork(conversation, params.cwd, params.cwd, upTo);
       return this.open(params, forkedId, {
         setup,
         conversations: [forkedId],
@@ -254,4 +265,21 @@ export class SessionOpening {
     await requireDirectory(params.cwd, "cwd");
     return savedConversations(this.context.deps.transcripts, params.sessionId, params.cwd, options);
   }
+}
+
+/**
+ * The conversation of a session (its latest first) that holds the message a client names,
+ * and where a fork at it ends (fork-point.ts); invalid params when none holds it.
+ */
+async function forkAt(
+  transcripts: ClaudeTranscripts,
+  conversations: readonly string[],
+  cwd: string,
+  messageId: string,
+): Promise<{ conversation: string; upTo: string }> {
+  for (const conversation of [...conversations].reverse()) {
+    const upTo = forkPoint(await transcripts.messages(conversation, cwd), messageId);
+    if (upTo) return { conversation, upTo };
+  }
+  throw new InvalidParamsError("The session has no message with this messageId.", { messageId });
 }
