@@ -66,7 +66,7 @@ export interface ClaudeQuery {
   ultracode(): Promise<UltracodeReport | undefined>;
   /** What Claude Code's settings say of compaction (compaction-settings.ts); undefined: unknown. */
   compactionSettings(): Promise<CompactionSettings | undefined>;
-  /** Whether Claude Code's settings start it with thinking off (thinking.ts). */
+  /** Whether Claude Code's settings start it with thinking off (settings-report.ts). */
   thinkingOffBySettings(): Promise<boolean | undefined>;
   /**
    * Has Claude Code title the conversation as it titles its own (from `description`, the

@@ -12,7 +12,7 @@ import { nextTurn } from "../util/next-turn.js";
 import { ClaudeProcess } from "./child-process.js";
 import { ultracodeReport } from "./ultracode.js";
 import { compactionSettings } from "./compaction-settings.js";
-import { thinkingOffBySettings } from "./thinking.js";
+import { thinkingOffBySettings } from "./settings-report.js";
 import { DEFAULT_SETTING_SOURCES } from "./client-options/options.js";
 import type { EarlyStarts } from "./early-start.js";
 import { sdkEnvironment } from "./environment.js";

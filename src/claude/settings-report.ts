@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { Query } from "@anthropic-ai/claude-agent-sdk";
+import { THINKING_TOKENS_VARIABLE } from "./thinking.js";
 
 /**
  * Claude Code's answer to `get_settings`: its merged settings, and under `applied` what it
@@ -9,4 +11,23 @@ export async function settingsReport(query: Query): Promise<unknown> {
   const getSettings = (query as Query & { getSettings?: () => Promise<unknown> }).getSettings;
   if (typeof getSettings !== "function") return undefined;
   return getSettings.call(query);
+}
+
+/** `get_settings`' merged settings: the keys that turn thinking off at Claude Code's start. */
+const mergedSettings = z.object({
+  effective: z.object({
+    alwaysThinkingEnabled: z.boolean().optional().catch(undefined),
+    env: z.record(z.string(), z.string()).optional().catch(undefined),
+  }),
+});
+
+/**
+ * Whether Claude Code's settings start it with thinking off (`alwaysThinkingEnabled: false`,
+ * or a budget of 0 in their `env`); undefined when it gives no answer of this shape.
+ */
+export async function thinkingOffBySettings(query: Query): Promise<boolean | undefined> {
+  const parsed = mergedSettings.safeParse(await settingsReport(query));
+  if (!parsed.success) return undefined;
+  const { alwaysThinkingEnabled, env } = parsed.data.effective;
+  return alwaysThinkingEnabled === false || env?.[THINKING_TOKENS_VARIABLE]?.trim() === "0";
 }

@@ -1,7 +1,4 @@
-import { z } from "zod";
-import type { Query } from "@anthropic-ai/claude-agent-sdk";
 import { log } from "../logger.js";
-import { settingsReport } from "./settings-report.js";
 
 /** How Claude's thinking comes back from the API: its summary, or no text at all. */
 export type ThinkingDisplay = "summarized" | "omitted";
@@ -114,23 +111,4 @@ export function thinkingCanBeOff(model: string | undefined): boolean {
     ?.toLowerCase()
     .match(/claude-(?:opus|sonnet|haiku)-\d{1,2}(?:-\d{1,2}(?!\d))?/);
   return !!family && THINKING_CAN_BE_OFF.has(family[0]);
-}
-
-/** `get_settings`' merged settings: the keys that turn thinking off at Claude Code's start. */
-const mergedSettings = z.object({
-  effective: z.object({
-    alwaysThinkingEnabled: z.boolean().optional().catch(undefined),
-    env: z.record(z.string(), z.string()).optional().catch(undefined),
-  }),
-});
-
-/**
- * Whether Claude Code's settings start it with thinking off (`alwaysThinkingEnabled: false`,
- * or a budget of 0 in their `env`); undefined when it gives no answer of this shape.
- */
-export async function thinkingOffBySettings(query: Query): Promise<boolean | undefined> {
-  const parsed = mergedSettings.safeParse(await settingsReport(query));
-  if (!parsed.success) return undefined;
-  const { alwaysThinkingEnabled, env } = parsed.data.effective;
-  return alwaysThinkingEnabled === false || env?.[THINKING_TOKENS_VARIABLE]?.trim() === "0";
 }

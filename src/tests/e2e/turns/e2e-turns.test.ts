@@ -147,6 +147,7 @@ describe("what a turn streams", () => {
         thoughtTokens: 0,
         totalTokens: 1250,
       },
+      userMessageId: expect.any(String) as unknown,
     });
     const onWire = e2e.transcript
       .sessionUpdates()
