@@ -30,15 +30,10 @@ const longCachedResponse = streamEvent({
   },
 });
 
-it("an idle compaction due keeps the process past the idle close; the agent sends /compact to it, and the process closes after", async () => {
+/** A session idle after one turn of a long conversation cached for an hour. */
+async function idleAfterLongTurn(env: NodeJS.ProcessEnv) {
   const claude = fakeClaude();
-  const harness = await connectInProcess({
-    startQuery: claude.startQuery,
-    env: isolatedEnv({
-      CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS: "20",
-      CLAUDE_AGENT_ACP_IDLE_COMPACT_AFTER_MS: "300",
-    }),
-  });
+  const harness = await connectInProcess({ startQuery: claude.startQuery, env: isolatedEnv(env) });
   cleanup.push(() => harness.close());
   const cwd = mkdtempSync(join(tmpdir(), "acp-idle-compact-"));
   const { sessionId } = await harness.agent.request(methods.agent.session.new, {
@@ -53,6 +48,14 @@ it("an idle compaction due keeps the process past the idle close; the agent send
   await query.waitForSent(1);
   query.emit(longCachedResponse, result());
   await prompt;
+  return { harness, query, sessionId };
+}
+
+it("an idle compaction due keeps the process past the idle close; the agent sends /compact to it, and the process closes after", async () => {
+  const { harness, query } = await idleAfterLongTurn({
+    CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS: "20",
+    CLAUDE_AGENT_ACP_IDLE_COMPACT_AFTER_MS: "300",
+  });
 
   // Past the idle time, the compaction not yet due: the process stays.
   await new Promise((resolve) => setTimeout(resolve, 100));
@@ -82,25 +85,9 @@ it("an idle compaction due keeps the process past the idle close; the agent send
 });
 
 it("session/cancel stops an idle compaction that runs (the client shows it as running), and does not drop one that is only due", async () => {
-  const claude = fakeClaude();
-  const harness = await connectInProcess({
-    startQuery: claude.startQuery,
-    env: isolatedEnv({ CLAUDE_AGENT_ACP_IDLE_COMPACT_AFTER_MS: "150" }),
+  const { harness, query, sessionId } = await idleAfterLongTurn({
+    CLAUDE_AGENT_ACP_IDLE_COMPACT_AFTER_MS: "150",
   });
-  cleanup.push(() => harness.close());
-  const cwd = mkdtempSync(join(tmpdir(), "acp-idle-compact-"));
-  const { sessionId } = await harness.agent.request(methods.agent.session.new, {
-    cwd,
-    mcpServers: [],
-  });
-  const query = claude.started[0]!;
-  const prompt = harness.agent.request(methods.agent.session.prompt, {
-    sessionId,
-    prompt: [{ type: "text", text: "Read it all." }],
-  });
-  await query.waitForSent(1);
-  query.emit(longCachedResponse, result());
-  await prompt;
 
   // Due, not running: a cancel (nothing to cancel) leaves it due.
   await harness.agent.notify(methods.agent.session.cancel, { sessionId });

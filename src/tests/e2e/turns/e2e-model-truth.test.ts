@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { RequestError, type SessionConfigOption } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { controlStrings, HOSTILE_TEXT } from "../../support/control-characters.js";
-import { poll, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
-import { bodyOf, setConfigOption } from "../../support/e2e-turns/index.js";
+import { startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { bodyOf, claudeCodeGone, setConfigOption } from "../../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
 
@@ -156,11 +156,7 @@ describe("the model option shows the model Claude Code runs without being told o
     const byDefault = requestedModel(e2e);
     expect(byDefault).not.toBe(own);
 
-    const claudeGone = await poll(async () => {
-      const processes = await e2e.processes();
-      return processes.some((p) => p.command.includes("claude-agent-sdk")) ? undefined : true;
-    }, 15_000);
-    expect(claudeGone).toBe(true);
+    expect(await claudeCodeGone(e2e)).toBe(true);
     await e2e.prompt(sessionId, "After the restart.");
     expect(requestedModel(e2e)).toBe(byDefault);
   });

@@ -5,8 +5,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { poll, shareAgents, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
-import { bodyOf, setConfigOption } from "../../support/e2e-turns/index.js";
+import { shareAgents, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { bodyOf, claudeCodeGone, setConfigOption } from "../../support/e2e-turns/index.js";
 
 afterEach(stopAllE2E);
 shareAgents();
@@ -39,11 +39,7 @@ it("Off on a model that can go without thinking sends none, and stays off after 
   await e2e.prompt(sessionId, "No thinking.");
   expect(askedThinking(e2e)).toEqual({ type: "disabled" });
 
-  const claudeGone = await poll(async () => {
-    const processes = await e2e.processes();
-    return processes.some((p) => p.command.includes("claude-agent-sdk")) ? undefined : true;
-  }, 15_000);
-  expect(claudeGone).toBe(true);
+  expect(await claudeCodeGone(e2e)).toBe(true);
   await e2e.prompt(sessionId, "Still none.");
   expect(askedThinking(e2e)).toEqual({ type: "disabled" });
 

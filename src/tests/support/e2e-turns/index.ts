@@ -11,6 +11,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import type { RecordedRequest, TurnSpec } from "../../../scripted-api/index.js";
 import type { E2E, UpdateOf, WireEntry, WireMessage } from "../e2e/index.js";
+import { poll } from "../e2e/index.js";
 
 export { STDIO_MCP_SERVER, startHttpMcpServer, type HttpMcpServer } from "./mcp-servers.js";
 
@@ -205,4 +206,13 @@ export function planThenImplement(e2e: E2E, plan: string): TurnSpec[] {
     },
     { content: [{ type: "text", text: "Implemented." }] },
   ];
+}
+
+/** Resolves true once no Claude Code process of the agent is left (an idle close), else false. */
+export async function claudeCodeGone(e2e: E2E, timeoutMs = 15_000): Promise<boolean> {
+  const gone = await poll(async () => {
+    const processes = await e2e.processes();
+    return processes.some((p) => p.command.includes("claude-agent-sdk")) ? undefined : true;
+  }, timeoutMs);
+  return gone === true;
 }
