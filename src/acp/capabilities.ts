@@ -11,6 +11,7 @@ import { authMethods } from "./auth.js";
 import { STEERING_META } from "./steering.js";
 import { CANCEL_TOOL_CALL_META } from "./tool-call-cancel.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version.js";
+import { airInitializeMeta } from "./air.js";
 
 export const AGENT_INFO: Implementation = {
   name: PACKAGE_NAME,
@@ -85,6 +86,6 @@ export function initializeResponse(request: InitializeRequest): InitializeRespon
     agentCapabilities: AGENT_CAPABILITIES,
     authMethods: authMethods(request.clientCapabilities ?? {}),
     agentInfo: AGENT_INFO,
-    _meta: STEERING_META,
+    _meta: { ...STEERING_META, ...airInitializeMeta(request.clientCapabilities ?? {}) },
   };
 }

@@ -1,5 +1,6 @@
 import type { SessionInfoUpdate } from "@agentclientprotocol/sdk";
 import { isRecord } from "../util/records.js";
+import { isAirClient } from "./air.js";
 import type { AgentClientCapabilities } from "./unstable-capabilities.js";
 
 /**
@@ -17,9 +18,8 @@ export const PROMPT_SUGGESTIONS_META_KEY = "promptSuggestions";
 export function wantsPromptSuggestions(capabilities: AgentClientCapabilities): boolean {
   const meta = capabilities._meta;
   if (!isRecord(meta)) return false;
-  const air = isRecord(meta.jetbrains) ? meta.jetbrains.air : undefined;
   const claudeCode = isRecord(meta.claudeCode) ? meta.claudeCode : undefined;
-  return isRecord(air) || claudeCode?.[PROMPT_SUGGESTIONS_META_KEY] === true;
+  return isAirClient(capabilities) || claudeCode?.[PROMPT_SUGGESTIONS_META_KEY] === true;
 }
 
 /** The update that publishes `text` as the prompt to suggest; `null` clears the one shown. */

@@ -5,6 +5,7 @@ import { forkPoint } from "../claude/fork-point.js";
 import type { ClaudeTranscripts } from "../claude/transcripts.js";
 import { InvalidParamsError } from "../errors.js";
 import type { RequestedSystemPrompt } from "../acp/session-params.js";
+import { loadReplayEnd } from "../acp/air.js";
 import { sessionMetaOptions } from "../acp/session-meta.js";
 import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
 import { hostQueryOptions } from "../session/configuration/claude-env.js";
@@ -236,7 +237,11 @@ export class SessionOpening {
     try {
       // The conversation a load replays is what the user waits to see: Claude Code starts
       // after it, since starting beside it slows both on a small machine.
-      if (options.replay) await session.replay(options.replay);
+      if (options.replay) {
+        await session.replay(options.replay);
+        const end = loadReplayEnd(this.clientCapabilities);
+        if (end) await session.client.updateSessionInfo(end);
+      }
       await session.start();
     } catch (error) {
       session.close();

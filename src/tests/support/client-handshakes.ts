@@ -35,3 +35,20 @@ export const ZED: InitializeRequest = {
     _meta: { terminal_output: true, "terminal-auth": true },
   },
 };
+
+/**
+ * JetBrains AIR: its versioned extension as client-signals.md gives it, with the capabilities
+ * the client declares itself (`clientInfo` stands in: the reference names none).
+ */
+export const AIR: InitializeRequest = {
+  protocolVersion: 1,
+  clientInfo: { name: "jetbrains-air", version: "1.0.0" },
+  clientCapabilities: {
+    fs: { readTextFile: true, writeTextFile: true },
+    terminal: true,
+    _meta: {
+      terminal_output: true,
+      jetbrains: { air: { version: 1, capabilities: ["sessionIndex", "loadReplayEnd"] } },
+    },
+  },
+};

@@ -1,0 +1,70 @@
+import type { SessionInfoUpdate } from "@agentclientprotocol/sdk";
+import { isRecord } from "../util/records.js";
+
+// JetBrains AIR's versioned ACP extension, as AIR and the published adapter negotiate it: the
+// client declares `_meta.jetbrains.air {version, capabilities}` in `initialize`, the agent
+// answers with the capabilities it supports under the same key, and only an AIR client ever
+// sees an AIR key.
+
+/** The extension version this agent speaks. */
+export const AIR_VERSION = 1;
+
+/** The capabilities of version 1 this agent acts on; each name is defined here once. */
+export const AIR_CAPABILITIES = {
+  /** Client-declared: one `session_info_update` marks the end of a load's replay. */
+  loadReplayEnd: "loadReplayEnd",
+} as const;
+
+/** The `air` object of a `_meta`, when there is one. */
+function airOf(meta: unknown): Record<string, unknown> | undefined {
+  const jetbrains = isRecord(meta) ? meta.jetbrains : undefined;
+  const air = isRecord(jetbrains) ? jetbrains.air : undefined;
+  return isRecord(air) ? air : undefined;
+}
+
+/** Whether the client is JetBrains AIR: it declared `_meta.jetbrains.air`. */
+export function isAirClient(capabilities: { _meta?: unknown }): boolean {
+  return airOf(capabilities._meta) !== undefined;
+}
+
+/** Whether an AIR client of version 1 or later declared `capability`. */
+export function airDeclares(capabilities: { _meta?: unknown }, capability: string): boolean {
+  const air = airOf(capabilities._meta);
+  const version = air?.version;
+  return (
+    typeof version === "number" &&
+    Number.isInteger(version) &&
+    version >= AIR_VERSION &&
+    Array.isArray(air?.capabilities) &&
+    air.capabilities.includes(capability)
+  );
+}
+
+/** `_meta` with one AIR payload under `jetbrains.air`, beside what it holds already. */
+export function withAirMeta(
+  meta: Record<string, unknown> | undefined,
+  key: string,
+  payload: unknown,
+): Record<string, unknown> {
+  const jetbrains = isRecord(meta?.jetbrains) ? meta.jetbrains : {};
+  const air = isRecord(jetbrains.air) ? jetbrains.air : {};
+  return {
+    ...meta,
+    jetbrains: { ...jetbrains, air: { ...air, version: AIR_VERSION, [key]: payload } },
+  };
+}
+
+/**
+ * The `_meta` of the `initialize` answer: for an AIR client, the capabilities the agent
+ * advertises itself (none of version 1's yet: those it acts on are the client's to declare).
+ */
+export function airInitializeMeta(capabilities: { _meta?: unknown }): Record<string, unknown> {
+  return isAirClient(capabilities) ? withAirMeta(undefined, "capabilities", []) : {};
+}
+
+/** The update after the last one a `session/load` replays, for a client that declared it. */
+export function loadReplayEnd(capabilities: { _meta?: unknown }): SessionInfoUpdate | undefined {
+  if (!airDeclares(capabilities, AIR_CAPABILITIES.loadReplayEnd)) return undefined;
+  // No `title` and no `updatedAt`: a null would clear them.
+  return { _meta: withAirMeta(undefined, AIR_CAPABILITIES.loadReplayEnd, true) };
+}
