@@ -13,7 +13,12 @@ export const AIR_VERSION = 1;
 export const AIR_CAPABILITIES = {
   /** Client-declared: one `session_info_update` marks the end of a load's replay. */
   loadReplayEnd: "loadReplayEnd",
+  /** Advertised: `session/new`'s `_meta.jetbrains.air.customInstructions` join the prompt. */
+  customInstructions: "customInstructions",
 } as const;
+
+/** What the agent advertises to an AIR client, in its `initialize` answer. */
+const ADVERTISED = [AIR_CAPABILITIES.customInstructions];
 
 /** The `air` object of a `_meta`, when there is one. */
 function airOf(meta: unknown): Record<string, unknown> | undefined {
@@ -54,12 +59,15 @@ export function withAirMeta(
   };
 }
 
-/**
- * The `_meta` of the `initialize` answer: for an AIR client, the capabilities the agent
- * advertises itself (none of version 1's yet: those it acts on are the client's to declare).
- */
+/** The `_meta` of the `initialize` answer: for an AIR client, what the agent advertises. */
 export function airInitializeMeta(capabilities: { _meta?: unknown }): Record<string, unknown> {
-  return isAirClient(capabilities) ? withAirMeta(undefined, "capabilities", []) : {};
+  return isAirClient(capabilities) ? withAirMeta(undefined, "capabilities", ADVERTISED) : {};
+}
+
+/** `_meta.jetbrains.air.customInstructions` of a session-opening request, when it is text. */
+export function airCustomInstructions(meta: unknown): string | undefined {
+  const instructions = airOf(meta)?.[AIR_CAPABILITIES.customInstructions];
+  return typeof instructions === "string" ? instructions : undefined;
 }
 
 /** The update after the last one a `session/load` replays, for a client that declared it. */

@@ -10,6 +10,7 @@ import {
 import type { EffortLevel, PermissionMode, SettingSource } from "../../claude/types.js";
 import { echoed, InvalidParamsError } from "../../errors.js";
 import { acceptedModel } from "./model-ids.js";
+import { airCustomInstructions } from "../../acp/air.js";
 
 /** The RFD's modes; any other is refused, as the RFD requires. */
 const SYSTEM_PROMPT_MODES = ["append", "override"] as const;
@@ -144,6 +145,12 @@ export function clientSetup(request: {
     else ignored.push({ name: "_meta.systemPrompt", reason: "invalid" });
   }
   if (request.systemPrompt) systemPrompt = rfdSystemPrompt(request.systemPrompt);
+  const instructions = airCustomInstructions(meta);
+  if (instructions !== undefined && instructions.length > SYSTEM_PROMPT_MAX_LENGTH) {
+    ignored.push({ name: "_meta.jetbrains.air.customInstructions", reason: "invalid" });
+  } else if (instructions?.trim()) {
+    systemPrompt = withInstructions(systemPrompt, instructions);
+  }
 
   const roots: string[] = [];
   if (meta.additionalRoots !== undefined) {
@@ -162,6 +169,18 @@ export function clientSetup(request: {
     additionalRoots: roots,
     ignored,
   };
+}
+
+/** AIR's custom instructions after the prompt the session has (Claude Code's by default). */
+function withInstructions(prompt: SdkSystemPrompt | undefined, text: string): SdkSystemPrompt {
+  const after = (before: string) => `${before}\n\n${text}`;
+  if (prompt === undefined) return { type: "preset", preset: "claude_code", append: text };
+  if (typeof prompt === "string") return after(prompt);
+  if (Array.isArray(prompt)) return [...prompt, text];
+  if (prompt.type === "preset")
+    return { ...prompt, append: prompt.append ? after(prompt.append) : text };
+  const custom = prompt.prompt;
+  return { ...prompt, prompt: Array.isArray(custom) ? [...custom, text] : after(custom) };
 }
 
 /**

@@ -52,9 +52,9 @@ async function load(handshake: InitializeRequest) {
 }
 
 describe("JetBrains AIR's extension", () => {
-  it("is answered in the initialize result's _meta.jetbrains.air for AIR alone, with the version", () => {
+  it("is answered in the initialize result's _meta.jetbrains.air for AIR alone: the version and what the agent advertises", () => {
     expect(initializeResponse(AIR)._meta).toMatchObject({
-      jetbrains: { air: { version: 1, capabilities: [] } },
+      jetbrains: { air: { version: 1, capabilities: ["customInstructions"] } },
     });
     for (const other of [ZED, REGISTRY_VALIDATOR]) {
       expect(JSON.stringify(initializeResponse(other))).not.toContain("jetbrains");

@@ -1,7 +1,9 @@
 // End-to-end with JetBrains AIR's handshake (issue 52): the agent answers AIR's extension in
-// initialize, and a real session/load ends its replay with AIR's loadReplayEnd update.
+// initialize, a real session/load ends its replay with AIR's loadReplayEnd update, and the
+// custom instructions of session/new reach the model after Claude Code's own prompt.
 import { methods } from "@agentclientprotocol/sdk";
 import { afterEach, expect, it } from "vitest";
+import { systemText } from "../../../scripted-api/index.js";
 import { AIR } from "../../support/client-handshakes.js";
 import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { answered } from "../../support/e2e-sessions/index.js";
@@ -29,4 +31,15 @@ it("AIR's initialize is answered with the extension, and a session/load's replay
   const last = replayed.findLastIndex((u) => u.sessionUpdate.endsWith("_chunk"));
   expect(last).toBeGreaterThanOrEqual(0);
   expect(end).toBeGreaterThan(last);
+});
+
+it("AIR's custom instructions on session/new reach the model after Claude Code's own system prompt", async () => {
+  const e2e = await startE2E({ clientCapabilities: AIR.clientCapabilities });
+  const { sessionId } = await e2e.newSession({
+    _meta: { jetbrains: { air: { customInstructions: "Answer in French, always." } } },
+  });
+  await e2e.prompt(sessionId, "Hi.");
+  const system = systemText(e2e.api.lastMainRequest()!);
+  expect(system).toContain("Answer in French, always.");
+  expect(system.indexOf("Answer in French, always.")).toBeGreaterThan(0);
 });

@@ -158,6 +158,9 @@ describe("the options Claude Code is started with", () => {
   it("a prewarmed spare (started without any) never serves a session with a system prompt, setting sources or options", () => {
     const spare = hostKey(base);
     expect(hostKey({ ...base, systemPrompt: "x" })).not.toBe(spare);
+    // AIR's custom instructions are part of the system prompt (client-setup.ts).
+    const instructions = { type: "preset", preset: "claude_code", append: "Be brief." } as const;
+    expect(hostKey({ ...base, systemPrompt: instructions })).not.toBe(spare);
     expect(hostKey({ ...base, settingSources: ["project"] })).not.toBe(spare);
     expect(hostKey({ ...base, clientOptions: { maxTurns: 1 } })).not.toBe(spare);
     expect(hostKey({ ...base })).toBe(spare);

@@ -100,3 +100,37 @@ describe("clientSetup", () => {
     });
   });
 });
+
+describe("JetBrains AIR's custom instructions (_meta.jetbrains.air.customInstructions)", () => {
+  const air = (instructions: unknown) => ({
+    jetbrains: { air: { customInstructions: instructions } },
+  });
+
+  it("follow Claude Code's own prompt, or the prompt the client set, in every form the SDK takes", () => {
+    expect(clientSetup({ _meta: air("Be brief.") }).systemPrompt).toEqual({
+      type: "preset",
+      preset: "claude_code",
+      append: "Be brief.",
+    });
+    const appended = { mode: "append", content: [text("Use tabs.")] };
+    expect(clientSetup({ _meta: air("Be brief."), systemPrompt: appended }).systemPrompt).toEqual({
+      type: "preset",
+      preset: "claude_code",
+      append: "Use tabs.\n\nBe brief.",
+    });
+    const overridden = { mode: "override", content: [text("You are Z.")] };
+    expect(clientSetup({ _meta: air("Be brief."), systemPrompt: overridden }).systemPrompt).toBe(
+      "You are Z.\n\nBe brief.",
+    );
+  });
+
+  it("empty, not text, or over the system prompt's limit change nothing; the last is said", () => {
+    expect(clientSetup({ _meta: air("  ") }).systemPrompt).toBeUndefined();
+    expect(clientSetup({ _meta: air(42) }).systemPrompt).toBeUndefined();
+    const long = clientSetup({ _meta: air("x".repeat(200_001)) });
+    expect(long.systemPrompt).toBeUndefined();
+    expect(long.ignored).toEqual([
+      { name: "_meta.jetbrains.air.customInstructions", reason: "invalid" },
+    ]);
+  });
+});
