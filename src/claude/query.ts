@@ -17,6 +17,14 @@ import type {
   SlashCommand,
 } from "./types.js";
 
+/** What a session adopts of Claude Code's settings once it has started. */
+export interface StartReport {
+  /** Whether ultracode can be turned on, and is asked for (ultracode.ts). */
+  ultracode?: UltracodeReport | undefined;
+  /** Whether its settings start it with thinking off (settings-report.ts). */
+  thinkingOff?: boolean | undefined;
+}
+
 /**
  * The narrow edge between a session and one private Claude Code process. The SDK
  * adapter (sdk-query.ts) is the production implementation; tests script fakes.
@@ -66,8 +74,8 @@ export interface ClaudeQuery {
   ultracode(): Promise<UltracodeReport | undefined>;
   /** What Claude Code's settings say of compaction (compaction-settings.ts); undefined: unknown. */
   compactionSettings(): Promise<CompactionSettings | undefined>;
-  /** Whether Claude Code's settings start it with thinking off (settings-report.ts). */
-  thinkingOffBySettings(): Promise<boolean | undefined>;
+  /** What Claude Code's settings say at its start, from one `get_settings` (StartReport). */
+  startReport(): Promise<StartReport>;
   /**
    * Has Claude Code title the conversation as it titles its own (from `description`, the
    * conversation's first prompt) and save the title in the transcript. Undefined when it

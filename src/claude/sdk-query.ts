@@ -10,9 +10,9 @@ import { AsyncQueue } from "../util/async-queue.js";
 import { deferred } from "../util/deferred.js";
 import { nextTurn } from "../util/next-turn.js";
 import { ClaudeProcess } from "./child-process.js";
-import { ultracodeReport } from "./ultracode.js";
+import { ultracodeOf, ultracodeReport } from "./ultracode.js";
 import { compactionSettings } from "./compaction-settings.js";
-import { thinkingOffBySettings } from "./settings-report.js";
+import { settingsReport, thinkingOffOf } from "./settings-report.js";
 import { DEFAULT_SETTING_SOURCES } from "./client-options/options.js";
 import type { EarlyStarts } from "./early-start.js";
 import { sdkEnvironment } from "./environment.js";
@@ -168,7 +168,10 @@ export function wrapQuery(
     currentModel: async () => (await (await sdk()).getContextUsage({ detail: "summary" })).model,
     ultracode: async () => ultracodeReport(await sdk()),
     compactionSettings: async () => compactionSettings(await sdk()),
-    thinkingOffBySettings: async () => thinkingOffBySettings(await sdk()),
+    startReport: async () => {
+      const report = await settingsReport(await sdk());
+      return { ultracode: ultracodeOf(report), thinkingOff: thinkingOffOf(report) };
+    },
     generateTitle: async (description) => generateSessionTitle(await sdk(), description),
     terminate: () => claudeProcess.terminate(),
     initialization: async () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Query } from "@anthropic-ai/claude-agent-sdk";
-import { THINKING_TOKENS_VARIABLE } from "./thinking.js";
+import { budgetTurnsThinkingOff } from "./thinking.js";
 
 /**
  * Claude Code's answer to `get_settings`: its merged settings, and under `applied` what it
@@ -22,12 +22,13 @@ const mergedSettings = z.object({
 });
 
 /**
- * Whether Claude Code's settings start it with thinking off (`alwaysThinkingEnabled: false`,
- * or a budget of 0 in their `env`); undefined when it gives no answer of this shape.
+ * Whether a settings report says Claude Code's settings start it with thinking off
+ * (`alwaysThinkingEnabled: false`, or a budget of 0 in their `env`); undefined when the
+ * report is not of this shape.
  */
-export async function thinkingOffBySettings(query: Query): Promise<boolean | undefined> {
-  const parsed = mergedSettings.safeParse(await settingsReport(query));
+export function thinkingOffOf(report: unknown): boolean | undefined {
+  const parsed = mergedSettings.safeParse(report);
   if (!parsed.success) return undefined;
   const { alwaysThinkingEnabled, env } = parsed.data.effective;
-  return alwaysThinkingEnabled === false || env?.[THINKING_TOKENS_VARIABLE]?.trim() === "0";
+  return alwaysThinkingEnabled === false || budgetTurnsThinkingOff(env ?? {});
 }

@@ -69,9 +69,13 @@ export function initialThinking(
   const { thinking, maxThinkingTokens } = client;
   if (thinking?.type === "disabled" || maxThinkingTokens === 0) return "off";
   if (thinking) return thinking.display ?? thinkingDisplay(env);
-  if (maxThinkingTokens === undefined && env[THINKING_TOKENS_VARIABLE]?.trim() === "0")
-    return "off";
+  if (maxThinkingTokens === undefined && budgetTurnsThinkingOff(env)) return "off";
   return thinkingDisplay(env);
+}
+
+/** Whether this environment's thinking budget is 0, which starts Claude Code thinking off. */
+export function budgetTurnsThinkingOff(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env[THINKING_TOKENS_VARIABLE]?.trim() === "0";
 }
 
 /**

@@ -24,7 +24,12 @@ const appliedSettings = z.object({
  * or an answer of another shape).
  */
 export async function ultracodeReport(query: Query): Promise<UltracodeReport | undefined> {
-  const parsed = appliedSettings.safeParse(await settingsReport(query));
+  return ultracodeOf(await settingsReport(query));
+}
+
+/** The same, from a settings report already read (settings-report.ts). */
+export function ultracodeOf(report: unknown): UltracodeReport | undefined {
+  const parsed = appliedSettings.safeParse(report);
   if (!parsed.success) return undefined;
   const { ultracodeAvailable, ultracodeRequested } = parsed.data.applied;
   return { available: ultracodeAvailable ?? false, requested: ultracodeRequested ?? false };

@@ -2,6 +2,7 @@ import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol
 import type { ThinkingDisplay } from "../../claude/thinking.js";
 import type { ModelInfo, PermissionMode } from "../../claude/types.js";
 import type { UltracodeReport } from "../../claude/ultracode.js";
+import type { StartReport } from "../../claude/query.js";
 import { InvalidParamsError } from "../../errors.js";
 import { log } from "../../logger.js";
 import { isPermissionMode } from "../../permissions/modes.js";
@@ -161,7 +162,7 @@ export class SessionConfiguration {
     models: readonly ModelInfo[],
     wantedMode: PermissionMode,
     setClaudeMode: (mode: PermissionMode) => Promise<void>,
-    reports: { ultracode?: UltracodeReport | undefined; thinkingOff?: boolean | undefined } = {},
+    reports: StartReport = {},
   ): Promise<void> {
     const mode = this.state.mode;
     const options = JSON.stringify(this.options());

@@ -180,16 +180,13 @@ export class SessionStartup {
     this.initialization = initialization;
     this.host.models.remember(initialization.models);
     const models = this.host.providerModels() ?? initialization.models;
-    const [ultracode, thinkingOff] = await Promise.all([
-      query.ultracode().catch(() => undefined),
-      query.thinkingOffBySettings().catch(() => undefined),
-    ]);
+    const reported = await query.startReport().catch(() => ({}));
     await this.host.send(() =>
       this.requireConfiguration().adopt(
         models,
         this.wantedMode(),
         (m) => query.setPermissionMode(m),
-        { ultracode, thinkingOff },
+        reported,
       ),
     );
     this.host.idle();

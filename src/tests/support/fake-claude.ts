@@ -4,6 +4,7 @@ import type {
   ClaudeQueryOptions,
   McpSignIn,
   StartClaudeQuery,
+  StartReport,
 } from "../../claude/query.js";
 import type {
   McpServerStatus,
@@ -174,10 +175,13 @@ export class FakeClaudeQuery implements ClaudeQuery {
     return Promise.resolve(this.ultracodeReport);
   }
 
-  /** What thinkingOffBySettings() answers: the settings leave thinking on unless a test says. */
+  /** Whether startReport() says the settings start thinking off (not unless a test says). */
   settingsThinkingOff: boolean | undefined = false;
-  thinkingOffBySettings(): Promise<boolean | undefined> {
-    return Promise.resolve(this.settingsThinkingOff);
+  startReport(): Promise<StartReport> {
+    return Promise.resolve({
+      ultracode: this.ultracodeReport,
+      thinkingOff: this.settingsThinkingOff,
+    });
   }
 
   /** What compactionSettings() answers (Claude Code's defaults unless a test sets others). */
