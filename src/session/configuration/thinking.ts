@@ -52,7 +52,8 @@ export function thinkingOption(
 function chosenThinking(value: string, model: string): ThinkingChoice {
   if (value === "summarized" || value === "omitted") return value;
   if (value === "off" && thinkingCanBeOff(model)) return value;
-  throw new InvalidParamsError(`Thinking "${value}" is not available with this model.`, { value });
+  // The value is the client's: it goes in the error's data (cut there), not in its message.
+  throw new InvalidParamsError("This thinking value is not available with this model.", { value });
 }
 
 /**

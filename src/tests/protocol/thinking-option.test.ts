@@ -106,6 +106,9 @@ describe("the thinking option", () => {
     expect(await refusal(set("thinking", "off"))).toBe(-32602);
     expect(await refusal(set("thinking", "loud"))).toBe(-32602);
     expect(await refusal(set("thinking", true))).toBe(-32602);
+    // The client's value is not echoed in the message a client may show.
+    const hostile = await set("thinking", "\u001b[2Joff").catch((e: unknown) => e);
+    expect((hostile as RequestError).message).not.toContain("\u001b");
     expect(query.thinking).toEqual([]);
   });
 

@@ -2,6 +2,7 @@
 // ignored with one clear log line.
 import { describe, expect, it } from "vitest";
 import { claudeEnvironment } from "../../../claude/environment.js";
+import { thinkingOffOf } from "../../../claude/settings-report.js";
 import {
   DEFAULT_THINKING_DISPLAY,
   initialThinking,
@@ -82,5 +83,17 @@ describe("the models whose thinking Claude Code 2.1.336 can turn off", () => {
     ]) {
       expect(thinkingCanBeOff(id), String(id)).toBe(false);
     }
+  });
+});
+
+describe("Claude Code's settings that start it with thinking off (its get_settings report)", () => {
+  it("are alwaysThinkingEnabled false or a budget of 0 in their env; another shape says nothing", () => {
+    const report = (effective: unknown) => ({ effective, applied: {} });
+    expect(thinkingOffOf(report({ alwaysThinkingEnabled: false }))).toBe(true);
+    expect(thinkingOffOf(report({ env: { MAX_THINKING_TOKENS: " 0 " } }))).toBe(true);
+    expect(thinkingOffOf(report({ alwaysThinkingEnabled: true }))).toBe(false);
+    expect(thinkingOffOf(report({ env: { MAX_THINKING_TOKENS: "8000" } }))).toBe(false);
+    expect(thinkingOffOf(report({}))).toBe(false);
+    expect(thinkingOffOf(undefined)).toBeUndefined();
   });
 });
