@@ -49,8 +49,9 @@ await build({
   format: "esm",
   target: "node20",
   // proper-lockfile is CommonJS that requires node's modules, which an ES bundle cannot:
-  // it stays an import of the installed package (only trust/apply loads it).
-  external: ["@anthropic-ai/claude-agent-sdk", "proper-lockfile"],
+  // it stays an import of the installed package (only trust/apply loads it). So does ws
+  // (only serve loads it).
+  external: ["@anthropic-ai/claude-agent-sdk", "proper-lockfile", "ws"],
   plugins: [englishOnly],
   sourcemap: true,
   logLevel: "warning",

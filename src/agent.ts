@@ -34,6 +34,11 @@ import {
 } from "./acp/provider-params.js";
 import { sessionClient } from "./acp/session-client.js";
 import {
+  cancelledByClient,
+  ServedSessions,
+  type LingeringSessions,
+} from "./served-sessions.js";
+import {
   withUnstableCapabilities,
   type UnstableClientCapabilities,
 } from "./acp/unstable-capabilities.js";
@@ -47,6 +52,7 @@ import {
 import { AgentCore } from "./core/agent-core.js";
 import type { AuthStatusInfo } from "./core/auth-status.js";
 import type { AgentDependencies } from "./core/dependencies.js";
+import type { SavedSessionParams } from "./core/opening.js";
 import type { Session } from "./session/session.js";
 
 export type { AgentDependencies } from "./core/dependencies.js";
@@ -57,10 +63,18 @@ export { DEFAULT_IDLE_TIMEOUT_MS } from "./core/opening.js";
  * (core/agent-core.ts), which looks the session up once and delegates; the logic lives in
  * the core's modules (core/) and in the session.
  */
-export function createAgent(deps: AgentDependencies): AgentApp {
+export function createAgent(deps: AgentDependencies, lingering?: LingeringSessions): AgentApp {
   /** The connection's client: every session's sender speaks to it. */
   let channel: MergingChannel | undefined;
-  const core = new AgentCore(deps, (id, capabilities) => sessionClient(channel!, id, capabilities));
+  /** Served on the network: sessions can outlive the connection (served-sessions.ts). */
+  const served = lingering ? new ServedSessions(lingering) : undefined;
+  let connectionSignal: AbortSignal | undefined;
+  const core = new AgentCore(deps, (id, capabilities) =>
+    served ? served.client(channel!, id, capabilities) : sessionClient(channel!, id, capabilities),
+  );
+  /** load and resume: a session kept from a dropped connection is taken back, else opened. */
+  const reopen = async (params: SavedSessionParams, replay: boolean): Promise<Session> =>
+    (await served?.takeBack(core, params, channel!, replay)) ?? core.resume(params, { replay });
   let unstableCapabilities: UnstableClientCapabilities = {};
   let statusUpdates: ((status: AuthStatusInfo) => Promise<void>) | undefined;
 
@@ -92,7 +106,11 @@ export function createAgent(deps: AgentDependencies): AgentApp {
         const client = connection.client;
         channel = mergingTextChannel(v1Channel(client));
         statusUpdates = (status) => client.notify(AUTH_STATUS_UPDATE_METHOD, status);
-        connection.signal.addEventListener("abort", () => core.disconnected());
+        connectionSignal = connection.signal;
+        connection.signal.addEventListener("abort", () => {
+          served?.disconnected(core);
+          core.disconnected();
+        });
       })
       .onRequest(methods.agent.initialize, ({ params }) => {
         core.initialize({ ...params.clientCapabilities, ...unstableCapabilities });
@@ -111,12 +129,12 @@ export function createAgent(deps: AgentDependencies): AgentApp {
       .onRequest(
         methods.agent.session.load,
         savedSessionParams,
-        answering(async ({ params }) => state(await core.resume(params, { replay: true }))),
+        answering(async ({ params }) => state(await reopen(params, true))),
       )
       .onRequest(
         methods.agent.session.resume,
         savedSessionParams,
-        answering(async ({ params }) => state(await core.resume(params, { replay: false }))),
+        answering(async ({ params }) => state(await reopen(params, false))),
       )
       .onRequest(
         FORK_METHOD,
@@ -179,9 +197,17 @@ export function createAgent(deps: AgentDependencies): AgentApp {
           // The message-id RFD's `userMessageId`: the id of the prompt's user message, which
           // its user_message_chunk carries in a replay (Claude Code's uuid for it).
           let userMessageId: string | undefined;
-          const answer = await core.prompt(params.sessionId, params.prompt, signal, (id, saved) => {
-            if (saved) userMessageId = id;
-          });
+          const turn = core.prompt(
+            params.sessionId,
+            params.prompt,
+            served ? cancelledByClient(signal, connectionSignal!) : signal,
+            (id, saved) => {
+              if (saved) userMessageId = id;
+              served?.prompted(params.sessionId, params.prompt, id);
+            },
+          );
+          served?.track(params.sessionId, turn);
+          const answer = await turn;
           return userMessageId ? { ...answer, userMessageId } : answer;
         }),
       )

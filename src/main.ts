@@ -7,26 +7,26 @@ import { batchedWritable } from "./acp/stdout.js";
 import { claudeLoginInTerminal } from "./claude/auth-commands.js";
 import { endAllClaudeProcesses } from "./claude/child-process.js";
 import { resolveClaudeExecutable } from "./claude/executable.js";
-import { EarlyStarts } from "./claude/early-start.js";
+import { claudeSide } from "./claude-side.js";
 import type { LaunchStart } from "./claude/launch-start.js";
-import { earlyStartsEnabled, spareWanted, startsFile } from "./claude/start-plan.js";
-import { sdkQueryStarter, SparePool } from "./claude/spare-pool.js";
-import { preloadClaudeSdk } from "./claude/sdk-loader.js";
-import { sdkTranscripts } from "./claude/transcripts.js";
 import { log } from "./logger.js";
 import { mark } from "./runtime/marks.js";
 import { agentConnector, PROTOCOL_ENV, protocolPin, type ProtocolPin } from "./protocols.js";
+import { parseServeArguments, SERVE_COMMAND, SERVE_HELP } from "./serve/serve-options.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
 
 const HELP = `${PACKAGE_NAME} ${PACKAGE_VERSION}
 Serves Claude Code to any ACP (Agent Client Protocol) client over stdio.
 
 Usage: claude-agent-acp [--help] [--version] [--login [--claudeai | --console]]
+       claude-agent-acp serve [--listen HOST:PORT] [--token-file F] ...   (serve --help)
 
 Speaks ACP as newline-delimited JSON-RPC on stdin/stdout: v1, or the v2 draft to a
 client whose initialize asks for protocol version 2; logs go to stderr. Start it from
 an ACP client such as Zed (see README.md).
 
+  serve       serve ACP over Streamable HTTP and WebSocket instead, with a token
+              (see claude-agent-acp serve --help and README.md)
   --login     run Claude Code's own login in this terminal, then exit
               (ACP clients with terminal auth do this for you); with a Claude
               account (--claudeai, the default) or Anthropic Console (--console)
@@ -73,6 +73,10 @@ const EXIT_WAIT_MS = 200;
  */
 export function main(argv: readonly string[], launched?: LaunchStart): void {
   mark("agent-loaded");
+  if (argv[0] === SERVE_COMMAND) {
+    void serveCommand(argv.slice(1));
+    return;
+  }
   for (const arg of argv) {
     if (arg === "--help" || arg === "-h") {
       process.stdout.write(HELP);
@@ -100,29 +104,8 @@ export function main(argv: readonly string[], launched?: LaunchStart): void {
     process.exitCode = 2;
     return;
   }
-  // session/new answers before Claude Code is ready, so a prewarmed spare only saves a
-  // prompt sent at once the wait for its process, at the cost of one more process held:
-  // off unless CLAUDE_AGENT_ACP_PREWARM=1.
-  const prewarm = spareWanted(process.env);
-  const spares = new SparePool(prewarm);
-  // Starting Claude Code while the SDK loads, from how it was started last time (off: 0).
-  const earlyStarts = earlyStartsEnabled(process.env)
-    ? new EarlyStarts(startsFile(process.env), launched)
-    : undefined;
-  const connector = agentConnector(
-    {
-      startQuery: sdkQueryStarter(spares, earlyStarts),
-      ...(prewarm ? { warmUp: (template) => spares.warm(template) } : {}),
-      ...(launched ? { newSessionId: () => launched.nextSessionId() } : {}),
-      transcripts: sdkTranscripts,
-      preload: () => preloadClaudeSdk(),
-      resolveExecutable: () => resolveClaudeExecutable(process.env),
-      // A snapshot: the Claude SDK writes to process.env later, and every session (and the
-      // spare) must see the same environment.
-      env: { ...process.env },
-    },
-    pin,
-  );
+  const claude = claudeSide(launched);
+  const connector = agentConnector(claude.deps, pin);
   const { stream, close } = closableStream(
     stdioStream(
       batchedWritable(process.stdout),
@@ -141,10 +124,7 @@ export function main(argv: readonly string[], launched?: LaunchStart): void {
   const shutdown = (): void => close();
   // The client closed its end of our stdout: nothing more can be said to it.
   process.stdout.on("error", () => shutdown());
-  void connection.closed.then(() => {
-    spares.close();
-    launched?.discard();
-  });
+  void connection.closed.then(() => claude.end());
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
   void connection.closed.then(async () => {
@@ -154,6 +134,26 @@ export function main(argv: readonly string[], launched?: LaunchStart): void {
     await endAllClaudeProcesses();
     process.exit(0);
   });
+}
+
+/** `serve`: its arguments, then the server (loaded only for it). */
+async function serveCommand(argv: readonly string[]): Promise<void> {
+  const parsed = parseServeArguments(argv);
+  if (parsed.kind === "help") {
+    process.stdout.write(SERVE_HELP);
+    return;
+  }
+  try {
+    if (parsed.kind === "error") throw new Error(parsed.message);
+    const pin = protocolPin(process.env);
+    const { serve } = await import("./serve/serve.js");
+    await serve(parsed.options, pin);
+  } catch (error) {
+    process.stderr.write(
+      `${PACKAGE_NAME} serve: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exitCode = 2;
+  }
 }
 
 function usageError(args: string): void {

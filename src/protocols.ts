@@ -1,5 +1,6 @@
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
 import { createAgent } from "./agent.js";
+import type { LingeringSessions } from "./served-sessions.js";
 import type { AgentDependencies } from "./core/dependencies.js";
 
 /** Pins the protocol version the agent speaks: `1` (ACP v1 only) or `2` (the v2 draft only). */
@@ -31,14 +32,18 @@ export function protocolPin(env: NodeJS.ProcessEnv): ProtocolPin | undefined {
  * The v2 app and the router load only when a connection needs them: their schemas are a
  * large part of what the agent compiles before it can answer `initialize`.
  */
-export function agentConnector(deps: AgentDependencies, pin?: ProtocolPin): AgentConnector {
-  if (pin === 1) return createAgent(deps);
+export function agentConnector(
+  deps: AgentDependencies,
+  pin?: ProtocolPin,
+  lingering?: LingeringSessions,
+): AgentConnector {
+  if (pin === 1) return createAgent(deps, lingering);
   if (pin === 2) return lazily(() => v2Router(deps, false));
   return {
     connect(stream) {
       // A connection that ends before any request has nothing to route: v1 closes it.
       return lazily(async (first) =>
-        !first || asksForV1(first) ? createAgent(deps) : v2Router(deps, true),
+        !first || asksForV1(first) ? createAgent(deps, lingering) : v2Router(deps, true),
       ).connect(stream);
     },
   };

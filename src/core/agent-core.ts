@@ -81,6 +81,20 @@ export class AgentCore {
     log.info("client disconnected; sessions closed");
   }
 
+  /**
+   * The session leaves this connection without closing (its turn goes on, for another
+   * connection to take back: acp/served-sessions.ts); undefined if it is not open here.
+   */
+  release(sessionId: string): Session | undefined {
+    return this.sessions.remove(sessionId);
+  }
+
+  /** A running session another connection released is open here now. */
+  adopt(session: Session): void {
+    this.sessions.add(session);
+    this.closed.opened(session.id);
+  }
+
   newSession(params: OpenParams): Promise<Session> {
     return this.opening.newSession(params);
   }

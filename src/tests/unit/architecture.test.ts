@@ -87,12 +87,12 @@ const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram
  */
 const LAYERS: ReadonlyArray<{ layer: string; rooms: readonly string[] }> = [
   {
-    layer: "entry points: the bin, the library, the demo",
-    rooms: ["index.ts", "main.ts", "lib.ts", "demo/"],
+    layer: "entry points: the bin, the server, the library, the demo",
+    rooms: ["index.ts", "main.ts", "lib.ts", "demo/", "serve/", "claude-side.ts"],
   },
   {
     layer: "protocol apps: ACP v1 and the v2 draft over the core, and the terminal client",
-    rooms: ["protocols.ts", "agent.ts", "acp/v2/", "client/"],
+    rooms: ["protocols.ts", "agent.ts", "served-sessions.ts", "acp/v2/", "client/"],
   },
   { layer: "the core: what the agent does, whatever the protocol", rooms: ["core/"] },
   { layer: "a session's top, which wires its rooms", rooms: ["session/"] },

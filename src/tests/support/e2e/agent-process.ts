@@ -20,10 +20,15 @@ export interface AgentProcess {
   killGroup(graceMs: number): Promise<void>;
 }
 
-export function spawnAgent(options: { env: NodeJS.ProcessEnv; cwd: string }): AgentProcess {
+export function spawnAgent(options: {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Arguments of the bin (e.g. `serve ...`). */
+  args?: readonly string[];
+}): AgentProcess {
   const entry = requireBuiltAgent();
   // detached: the agent leads a new process group, so one kill reaches Claude Code too.
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [entry, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     detached: true,

@@ -1,0 +1,187 @@
+// `claude-agent-acp serve`: ACP over WebSocket and Streamable HTTP, behind a token, with real
+// Claude Code against the scripted API; the clients are the ACP SDK's own transports.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { textTurn, toolTurn } from "../../support/audit/project.js";
+import { startServed, SERVED_TOKEN, type Served } from "../../support/e2e/served.js";
+
+let served: Served | undefined;
+afterEach(async () => {
+  await served?.stop();
+  served = undefined;
+});
+
+const writeMarker = (id: string, file: string) =>
+  toolTurn(id, "Bash", { command: `echo served > ${file}`, description: "Write the marker" });
+
+describe.each(["websocket", "http"] as const)("a turn over %s", (transport) => {
+  it("runs with a permission asked of the client and answered there", async () => {
+    served = await startServed({
+      scenario: [writeMarker("toolu_served_1", "marker.txt"), textTurn("Written.")],
+    });
+    const connected = served.connect(transport, { answer: "select", optionId: "allow-once" });
+    await connected.initialize();
+    const { sessionId } = await connected.newSession(served.cwd);
+
+    expect(await connected.prompt(sessionId, "Write the marker.")).toMatchObject({
+      stopReason: "end_turn",
+    });
+
+    expect(connected.permissions.records).toHaveLength(1);
+    expect(existsSync(join(served.cwd, "marker.txt"))).toBe(true);
+    const text = connected.updates.of(sessionId, "agent_message_chunk");
+    expect(text.map((u) => (u.content.type === "text" ? u.content.text : "")).join("")).toBe(
+      "Written.",
+    );
+  });
+});
+
+describe("the gate", () => {
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: 1, clientCapabilities: {} },
+  });
+  const post = (url: string, headers: Record<string, string>) =>
+    fetch(url.replace(/^ws:/, "http:"), {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: initialize,
+    });
+  const upgrade = (url: string, headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(url, { headers });
+      socket.once("unexpected-response", (_request, response) => {
+        resolve(response.statusCode ?? 0);
+        socket.terminate();
+      });
+      socket.once("open", () => {
+        socket.close();
+        resolve(101);
+      });
+      socket.once("error", reject);
+    });
+
+  it("refuses no token, a wrong token and a wrong origin, over HTTP and WebSocket, before any agent", async () => {
+    served = await startServed({ args: ["--allow-origin", "https://editor.example"] });
+    const { url } = served;
+    const right = { Authorization: `Bearer ${SERVED_TOKEN}` };
+    const cases: Array<[Record<string, string>, number]> = [
+      [{}, 401],
+      [{ Authorization: "Bearer not-the-token-at-all" }, 401],
+      [{ Authorization: SERVED_TOKEN }, 401],
+      [{ ...right, Origin: "https://evil.example" }, 403],
+    ];
+    for (const [headers, status] of cases) {
+      const response = await post(url, headers);
+      expect(response.status).toBe(status);
+      // Nothing else said: no body, no connection id.
+      expect(await response.text()).toBe("");
+      expect(response.headers.get("acp-connection-id")).toBeNull();
+      expect(await upgrade(url, headers)).toBe(status);
+    }
+    expect(served.log()).not.toContain("a client connected");
+
+    // The same requests with the token (and an allowed origin) get in.
+    expect((await post(url, { ...right, Origin: "https://editor.example" })).status).toBe(200);
+    expect(await upgrade(url, right)).toBe(101);
+    expect(served.api.requests).toHaveLength(0);
+  });
+});
+
+describe("a dropped connection", () => {
+  it("loses nothing: a new connection's load gets the history, the live turn and the permission asked again", async () => {
+    served = await startServed({
+      scenario: [writeMarker("toolu_served_drop", "dropped.txt"), textTurn("After the drop.")],
+    });
+    const first = served.connect("websocket", { answer: "never" });
+    await first.initialize();
+    const { sessionId } = await first.newSession(served.cwd);
+    const turn = first.prompt(sessionId, "Write the marker.");
+    turn.catch(() => undefined);
+    await first.permissions.waitForRequest(1);
+    first.drop();
+
+    const second = served.connect("websocket", { answer: "select", optionId: "allow-once" });
+    await second.initialize();
+    await second.load(sessionId, served.cwd);
+    // The permission request is asked again on the new connection, and answered there.
+    const asked = await second.permissions.waitForRequest(1);
+    expect(asked.request.toolCall.toolCallId).toBe("toolu_served_drop");
+    await second.updates.waitFor(sessionId, "agent_message_chunk", (u) =>
+      u.content.type === "text" ? u.content.text.includes("drop") : false,
+    );
+
+    expect(existsSync(join(served.cwd, "dropped.txt"))).toBe(true);
+    const seen = second.updates.of(sessionId);
+    const prompts = seen.filter((u) => u.sessionUpdate === "user_message_chunk");
+    expect(prompts).toEqual([
+      expect.objectContaining({ content: { type: "text", text: "Write the marker." } }),
+    ]);
+    const calls = seen.filter(
+      (u) => u.sessionUpdate === "tool_call" && u.toolCallId === "toolu_served_drop",
+    );
+    expect(calls).toHaveLength(1);
+    const text = second.updates
+      .of(sessionId, "agent_message_chunk")
+      .map((u) => (u.content.type === "text" ? u.content.text : ""))
+      .join("");
+    expect(text).toBe("After the drop.");
+    // The first connection's request was the first's alone.
+    expect(first.permissions.records).toHaveLength(1);
+  });
+
+  it("after the grace period, the turn is cancelled: the command never runs and the session stays loadable", async () => {
+    served = await startServed({
+      scenario: [writeMarker("toolu_served_grace", "late.txt"), textTurn("Never.")],
+      args: ["--reconnect-grace", "1"],
+    });
+    const first = served.connect("websocket", { answer: "never" });
+    await first.initialize();
+    const { sessionId } = await first.newSession(served.cwd);
+    first.prompt(sessionId, "Write the marker.").catch(() => undefined);
+    await first.permissions.waitForRequest(1);
+    first.drop();
+    await expectLog(served, `session ${sessionId}: nobody took it back in time`);
+
+    const second = served.connect("websocket", { answer: "select", optionId: "allow-once" });
+    await second.initialize();
+    await second.load(sessionId, served.cwd);
+    expect(second.permissions.records).toEqual([]);
+    expect(existsSync(join(served.cwd, "late.txt"))).toBe(false);
+    expect(second.updates.of(sessionId, "user_message_chunk")).not.toEqual([]);
+  });
+
+  it("a second connection loads what the first left", async () => {
+    served = await startServed({ scenario: [textTurn("First answer.")] });
+    const first = served.connect("http");
+    await first.initialize();
+    const { sessionId } = await first.newSession(served.cwd);
+    await first.prompt(sessionId, "Hello.");
+    first.close();
+
+    const second = served.connect("websocket");
+    await second.initialize();
+    await second.load(sessionId, served.cwd);
+    const text = second.updates
+      .of(sessionId, "agent_message_chunk")
+      .map((u) => (u.content.type === "text" ? u.content.text : ""))
+      .join("");
+    expect(text).toBe("First answer.");
+  });
+});
+
+async function expectLog(served: Served, line: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!served.log().includes(line)) {
+    if (Date.now() > deadline) throw new Error(`the agent never logged: ${line}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
