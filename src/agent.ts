@@ -33,11 +33,7 @@ import {
   requireProviderId,
 } from "./acp/provider-params.js";
 import { sessionClient } from "./acp/session-client.js";
-import {
-  cancelledByClient,
-  ServedSessions,
-  type LingeringSessions,
-} from "./served-sessions.js";
+import { cancelledByClient, ServedSessions, type LingeringSessions } from "./served-sessions.js";
 import {
   withUnstableCapabilities,
   type UnstableClientCapabilities,

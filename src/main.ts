@@ -12,6 +12,7 @@ import type { LaunchStart } from "./claude/launch-start.js";
 import { log } from "./logger.js";
 import { mark } from "./runtime/marks.js";
 import { agentConnector, PROTOCOL_ENV, protocolPin, type ProtocolPin } from "./protocols.js";
+import { CONNECT_COMMAND, CONNECT_HELP, parseConnectArguments } from "./serve/connect-options.js";
 import { parseServeArguments, SERVE_COMMAND, SERVE_HELP } from "./serve/serve-options.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version.js";
 
@@ -20,6 +21,7 @@ Serves Claude Code to any ACP (Agent Client Protocol) client over stdio.
 
 Usage: claude-agent-acp [--help] [--version] [--login [--claudeai | --console]]
        claude-agent-acp serve [--listen HOST:PORT] [--token-file F] ...   (serve --help)
+       claude-agent-acp connect --url URL --token-file F                  (connect --help)
 
 Speaks ACP as newline-delimited JSON-RPC on stdin/stdout: v1, or the v2 draft to a
 client whose initialize asks for protocol version 2; logs go to stderr. Start it from
@@ -27,6 +29,8 @@ an ACP client such as Zed (see README.md).
 
   serve       serve ACP over Streamable HTTP and WebSocket instead, with a token
               (see claude-agent-acp serve --help and README.md)
+  connect     ACP on stdio carried to an agent served elsewhere (for clients that
+              start agents as commands: Zed, acpx)
   --login     run Claude Code's own login in this terminal, then exit
               (ACP clients with terminal auth do this for you); with a Claude
               account (--claudeai, the default) or Anthropic Console (--console)
@@ -75,6 +79,10 @@ export function main(argv: readonly string[], launched?: LaunchStart): void {
   mark("agent-loaded");
   if (argv[0] === SERVE_COMMAND) {
     void serveCommand(argv.slice(1));
+    return;
+  }
+  if (argv[0] === CONNECT_COMMAND) {
+    void connectCommand(argv.slice(1));
     return;
   }
   for (const arg of argv) {
@@ -151,6 +159,25 @@ async function serveCommand(argv: readonly string[]): Promise<void> {
   } catch (error) {
     process.stderr.write(
       `${PACKAGE_NAME} serve: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exitCode = 2;
+  }
+}
+
+/** `connect`: stdio carried to a served agent (loaded only for it). */
+async function connectCommand(argv: readonly string[]): Promise<void> {
+  const parsed = parseConnectArguments(argv);
+  if (parsed.kind === "help") {
+    process.stdout.write(CONNECT_HELP);
+    return;
+  }
+  try {
+    if (parsed.kind === "error") throw new Error(parsed.message);
+    const { connect } = await import("./serve/connect.js");
+    process.exit(await connect(parsed.url, parsed.tokenFile));
+  } catch (error) {
+    process.stderr.write(
+      `${PACKAGE_NAME} connect: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     process.exitCode = 2;
   }

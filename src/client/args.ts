@@ -2,9 +2,11 @@
 import { ANSWER_POLICIES, isAnswerPolicy, type AnswerPolicy } from "./policy.js";
 
 export const HELP = `Usage: claude-agent-acp-client [options] [prompt...] -- <agent command> [args...]
+       claude-agent-acp-client [options] [prompt...] --url <url> --token-file <file>
 
-A terminal ACP (Agent Client Protocol) client. It starts the agent command, speaks ACP v1 to
-it over stdio, opens one session and sends the prompt. It shows streamed text, tool calls
+A terminal ACP (Agent Client Protocol) client. It starts the agent command and speaks ACP v1
+to it over stdio, or connects to an agent served on the network (claude-agent-acp serve);
+it opens one session and sends the prompt. It shows streamed text, tool calls
 (diffs in colour), plans and mode changes, and asks you about permission requests and
 questions (form elicitation). Without a prompt it asks for prompts (on a terminal) or reads
 one from stdin.
@@ -17,6 +19,9 @@ Options:
   --cwd <dir>        working directory of the session (default: the current directory)
   --mode <id>        switch the session to this mode first (session/set_mode), e.g. plan
   --prompt <text>    a prompt; repeat it for several turns
+  --url <url>        the agent served at this URL instead of a command: ws:// or wss://
+                     (WebSocket), http:// or https:// (Streamable HTTP); path default /acp
+  --token-file <f>   the served agent's token: the file's first line (with --url)
   --no-color         no colours (NO_COLOR=1 does the same; FORCE_COLOR=1 forces them)
   -h, --help         show this help
   -v, --version      show the version
@@ -31,10 +36,14 @@ Examples:
   claude-agent-acp-client -- claude-agent-acp
   claude-agent-acp-client --answer allow-once "Run the tests" -- node dist/index.js
   echo "Summarize README.md" | claude-agent-acp-client --answer reject -- claude-agent-acp
+  claude-agent-acp-client --url ws://127.0.0.1:8765/acp --token-file ~/.config/acp-token
 `;
 
 export interface RunArgs {
   agentCommand: string[];
+  /** The served agent, instead of a command. */
+  url?: string;
+  tokenFile?: string;
   prompts: string[];
   answer: AnswerPolicy | undefined;
   feedback: string | undefined;
@@ -92,10 +101,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case "--feedback":
       case "--cwd":
       case "--mode":
+      case "--url":
+      case "--token-file":
       case "--prompt": {
         const text = value();
         if (text === undefined) return { kind: "error", message: `${arg} needs a value` };
         if (arg === "--feedback") args.feedback = text;
+        else if (arg === "--url") args.url = text;
+        else if (arg === "--token-file") args.tokenFile = text;
         else if (arg === "--cwd") args.cwd = text;
         else if (arg === "--mode") args.mode = text;
         else args.prompts.push(text);
@@ -107,8 +120,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   if (words.length > 0) args.prompts.unshift(words.join(" "));
-  if (agentCommand.length === 0) {
-    return { kind: "error", message: "no agent command: put it after --" };
+  if (args.url !== undefined) {
+    if (agentCommand.length > 0) {
+      return { kind: "error", message: "--url or an agent command after --, not both" };
+    }
+    if (args.tokenFile === undefined) {
+      return { kind: "error", message: "--url needs --token-file: the served agent's token" };
+    }
+  } else if (args.tokenFile !== undefined) {
+    return { kind: "error", message: "--token-file goes with --url" };
+  } else if (agentCommand.length === 0) {
+    return { kind: "error", message: "no agent command: put it after --, or --url" };
   }
   return { kind: "run", args };
 }

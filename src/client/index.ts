@@ -5,7 +5,9 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { PACKAGE_VERSION } from "../version.js";
 import { HELP, parseArgs } from "./args.js";
+import { readToken } from "./remote-agent.js";
 import { runTerminalClient } from "./run.js";
+import { errorText } from "./text-limits.js";
 
 async function main(argv: readonly string[]): Promise<number> {
   const parsed = parseArgs(argv);
@@ -26,10 +28,20 @@ async function main(argv: readonly string[]): Promise<number> {
         process.stderr.write(`claude-agent-acp-client: --cwd ${cwd}: no such directory\n`);
         return 2;
       }
+      let remote: { url: string; token: string } | undefined;
+      if (args.url !== undefined) {
+        try {
+          remote = { url: args.url, token: await readToken(args.tokenFile!) };
+        } catch (error) {
+          process.stderr.write(`claude-agent-acp-client: ${errorText(error)}\n`);
+          return 2;
+        }
+      }
       return runTerminalClient(
         { stdin: process.stdin, stdout: process.stdout },
         {
           agentCommand: args.agentCommand,
+          ...(remote ? { remote } : {}),
           agentEnv: process.env,
           cwd,
           home: homedir(),

@@ -2,7 +2,8 @@
 // Ctrl-C, and cleanup. Shared by the bin (index.ts) and the demo.
 import { TerminalClient, type ClientOptions } from "./client.js";
 import { errorText } from "./text-limits.js";
-import { spawnAgent } from "./agent-process.js";
+import { spawnAgent, type AgentProcess } from "./agent-process.js";
+import { connectAgent } from "./remote-agent.js";
 import { terminalKeys } from "./input.js";
 import { captureConsole } from "./library-log.js";
 import type { AnswerPolicy } from "./policy.js";
@@ -18,6 +19,8 @@ export interface RunOptions extends Omit<ClientOptions, "answer"> {
   /** undefined: ask when stdin and stdout are terminals, else reject. */
   answer: AnswerPolicy | undefined;
   agentCommand: readonly string[];
+  /** The agent served at this URL, with this token, instead of the command. */
+  remote?: { url: string; token: string };
   agentEnv: NodeJS.ProcessEnv;
   /** Forced colours on or off; undefined: by terminal and NO_COLOR / FORCE_COLOR. */
   color?: boolean;
@@ -84,14 +87,18 @@ export async function runTerminalClient(terminal: Terminal, options: RunOptions)
   const { view } = terminalClient;
   if (options.banner) view.screen.lines(options.banner);
 
-  let agent;
+  let agent: AgentProcess;
   try {
-    agent = spawnAgent(options.agentCommand, {
-      ...(options.agentCwd ? { cwd: options.agentCwd } : {}),
-      env: options.agentEnv,
-    });
+    agent = options.remote
+      ? await connectAgent(options.remote.url, options.remote.token)
+      : spawnAgent(options.agentCommand, {
+          ...(options.agentCwd ? { cwd: options.agentCwd } : {}),
+          env: options.agentEnv,
+        });
   } catch (error) {
-    view.error(`Could not start the agent: ${errorText(error)}`);
+    view.error(
+      `Could not ${options.remote ? "connect to" : "start"} the agent: ${errorText(error)}`,
+    );
     return 1;
   }
   let finished = false;

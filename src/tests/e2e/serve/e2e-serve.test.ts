@@ -1,11 +1,17 @@
 // `claude-agent-acp serve`: ACP over WebSocket and Streamable HTTP, behind a token, with real
 // Claude Code against the scripted API; the clients are the ACP SDK's own transports.
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { textTurn, toolTurn } from "../../support/audit/project.js";
+import { acpxRuntime, startAcpx, stopAllAcpx } from "../../support/acpx/index.js";
+import { AGENT_ENTRY, REPO_ROOT } from "../../support/e2e/index.js";
 import { startServed, SERVED_TOKEN, type Served } from "../../support/e2e/served.js";
+
+const CLIENT = join(REPO_ROOT, "dist", "client", "index.js");
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -177,6 +183,66 @@ describe("a dropped connection", () => {
     expect(text).toBe("First answer.");
   });
 });
+
+describe("the terminal client", () => {
+  it("connects by URL with the token file, and the whole turn runs there", async () => {
+    served = await startServed({
+      scenario: [writeMarker("toolu_served_client", "client.txt"), textTurn("Client done.")],
+    });
+    const tokenFile = join(served.sandbox.root, "token");
+    const run = await runClient(
+      ["--url", served.url, "--token-file", tokenFile, "--answer", "allow-once"],
+      "Write the marker.",
+      served.cwd,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Client done.");
+    expect(existsSync(join(served.cwd, "client.txt"))).toBe(true);
+  });
+});
+
+describe("acpx, a client that starts agents as commands", () => {
+  beforeAll(() => acpxRuntime(), 300_000);
+  afterEach(stopAllAcpx);
+
+  it("drives a served agent through claude-agent-acp connect", async () => {
+    served = await startServed({
+      scenario: [writeMarker("toolu_served_acpx", "acpx.txt"), textTurn("Served through acpx.")],
+    });
+    const bridge = join(served.sandbox.root, "connect.sh");
+    const command = [process.execPath, AGENT_ENTRY, "connect", "--url", served.url];
+    const tokenFile = join(served.sandbox.root, "token");
+    await writeFile(
+      bridge,
+      `#!/bin/sh\nexec ${[...command, "--token-file", tokenFile].map((w) => `'${w}'`).join(" ")}\n`,
+    );
+    await chmod(bridge, 0o755);
+    const acpx = await startAcpx({ agentCommand: bridge });
+    // The session's folder is acpx's; the served agent (same machine here) works there.
+    const run = await acpx.exec("Write the marker.", ["--approve-all"]);
+
+    expect({ code: run.code, errors: run.output.errors() }).toEqual({ code: 0, errors: [] });
+    expect(run.output.agentText()).toBe("Served through acpx.");
+    expect(existsSync(join(acpx.cwd, "acpx.txt"))).toBe(true);
+  });
+});
+
+/** The built terminal client, a prompt on its stdin; resolves when it exits. */
+function runClient(
+  args: readonly string[],
+  prompt: string,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [CLIENT, "--cwd", cwd, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { PATH: process.env.PATH, NO_COLOR: "1" },
+  });
+  child.stdin.end(`${prompt}\n`);
+  let stdout = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stdout += d.toString()));
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout })));
+}
 
 async function expectLog(served: Served, line: string): Promise<void> {
   const deadline = Date.now() + 15_000;
