@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --memory-live] [-- --only turn,session,cold,permission,streaming,memory,history,auth]
+// npm run bench [-- --quick] [-- --memory-live] [-- --only turn,session,cold,permission,streaming,memory,history,auth,serve]
 // Runs the suites, prints ONE table on stdout (progress on stderr) and writes it as JSON
 // to bench/results/latest.json. Needs `npm run build` first: the agent is dist/index.js.
 import { execFileSync } from "node:child_process";
@@ -17,6 +17,7 @@ import { runColdPath } from "./cold-path.js";
 import { runHistory } from "./history.js";
 import { runMemory } from "./memory.js";
 import { runPermissionRoundTrip } from "./permission-round-trip.js";
+import { runServe } from "./serve.js";
 import { runSessionStart } from "./session-start.js";
 import { runStreaming } from "./streaming.js";
 import { runTurnOverhead } from "./turn-overhead.js";
@@ -30,6 +31,7 @@ const SUITES: Record<string, (ctx: BenchContext) => Promise<SuiteResult>> = {
   memory: runMemory,
   history: runHistory,
   auth: runAuthStatus,
+  serve: runServe,
 };
 
 interface Args {

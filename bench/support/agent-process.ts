@@ -29,7 +29,7 @@ export type PermissionListener = (
   at: number,
 ) => void;
 
-interface JsonRpcMessage {
+export interface JsonRpcMessage {
   jsonrpc?: "2.0";
   id?: number | string | null;
   method?: string;
@@ -52,15 +52,16 @@ export class JsonRpcError extends Error {
   }
 }
 
-export class BenchAgent {
-  readonly pid: number;
-  readonly child: ChildProcessWithoutNullStreams;
-  /** performance.now() just before the agent was spawned. */
-  readonly spawnedAt: number;
+/**
+ * The lean bench client's JSON-RPC, whatever carries it: requests timed, updates to
+ * listeners, permission requests answered with allow-once. A subclass sends the messages
+ * (`write`) and hands on those it reads (`dispatch`).
+ */
+export abstract class BenchClient {
   /** Permission requests answered so far. */
   permissionsAnswered = 0;
   private nextId = 1;
-  private readonly pending = new Map<
+  protected readonly pending = new Map<
     number,
     {
       method: string;
@@ -71,54 +72,8 @@ export class BenchAgent {
   >();
   private readonly listeners = new Set<UpdateListener>();
   private readonly permissionListeners = new Set<PermissionListener>();
-  private buffer = "";
-  private stderr = "";
-  private readonly exited: Promise<void>;
-  private readonly killGroup: () => void;
 
-  constructor(options: { env: Record<string, string>; cwd: string }) {
-    // BENCH_AGENT_ENTRY runs another build of the agent (e.g. a copy of dist/ from a branch).
-    const entry = process.env.BENCH_AGENT_ENTRY ?? requireBuiltAgent();
-    // detached: the agent leads its own process group, so one kill reaches Claude Code too.
-    // BENCH_AGENT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the agent.
-    const nodeArgs = (process.env.BENCH_AGENT_NODE_ARGS ?? "").split(" ").filter(Boolean);
-    // BENCH_AGENT_ENV ("NAME=value NAME2=value") adds to the agent's env (not the baseline's).
-    const extraEnv = Object.fromEntries(
-      (process.env.BENCH_AGENT_ENV ?? "")
-        .split(" ")
-        .filter((kv) => kv.includes("="))
-        .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
-    );
-    this.spawnedAt = performance.now();
-    this.child = spawn(process.execPath, [...nodeArgs, entry], {
-      cwd: options.cwd,
-      env: { ...options.env, ...extraEnv },
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const pid = this.child.pid;
-    if (pid === undefined) throw new Error(`could not start the agent (${entry})`);
-    this.pid = pid;
-    this.killGroup = groupKiller(pid);
-    track(this.killGroup);
-    this.exited = new Promise((resolve) => this.child.once("exit", () => resolve()));
-    this.child.stdin.on("error", () => undefined);
-    this.child.stderr.setEncoding("utf8");
-    this.child.stderr.on("data", (text: string) => {
-      this.stderr = (this.stderr + text).slice(-20_000);
-    });
-    this.child.stdout.setEncoding("utf8");
-    this.child.stdout.on("data", (text: string) => this.read(text, performance.now()));
-    void this.exited.then(() => {
-      for (const [, p] of this.pending) p.reject(new Error(`the agent exited\n${this.log()}`));
-      this.pending.clear();
-    });
-  }
-
-  /** The tail of the agent's stderr. */
-  log(): string {
-    return this.stderr;
-  }
+  protected abstract write(message: JsonRpcMessage): void;
 
   onUpdate(listener: UpdateListener): () => void {
     this.listeners.add(listener);
@@ -168,33 +123,7 @@ export class BenchAgent {
     await this.request("session/close", { sessionId });
   }
 
-  /** Ends stdin (a client going away), then kills the process group after `graceMs`. */
-  async stop(graceMs = 1_000): Promise<void> {
-    this.child.stdin.end();
-    await Promise.race([this.exited, sleep(graceMs)]);
-    this.killGroup();
-    untrack(this.killGroup);
-    await Promise.race([this.exited, sleep(2_000)]);
-  }
-
-  private write(message: JsonRpcMessage): void {
-    this.child.stdin.write(`${JSON.stringify(message)}\n`);
-  }
-
-  private read(text: string, at: number): void {
-    this.buffer += text;
-    let start = 0;
-    for (;;) {
-      const end = this.buffer.indexOf("\n", start);
-      if (end < 0) break;
-      const line = this.buffer.slice(start, end);
-      start = end + 1;
-      if (line.trim() !== "") this.dispatch(JSON.parse(line) as JsonRpcMessage, at);
-    }
-    this.buffer = this.buffer.slice(start);
-  }
-
-  private dispatch(message: JsonRpcMessage, at: number): void {
+  protected dispatch(message: JsonRpcMessage, at: number): void {
     if (message.method === undefined) {
       const pending = typeof message.id === "number" ? this.pending.get(message.id) : undefined;
       if (!pending) return;
@@ -232,6 +161,88 @@ export class BenchAgent {
       id: message.id,
       error: { code: -32601, message: `the bench client does not serve ${message.method}` },
     });
+  }
+}
+
+export class BenchAgent extends BenchClient {
+  readonly pid: number;
+  readonly child: ChildProcessWithoutNullStreams;
+  /** performance.now() just before the agent was spawned. */
+  readonly spawnedAt: number;
+  private buffer = "";
+  private stderr = "";
+  private readonly exited: Promise<void>;
+  private readonly killGroup: () => void;
+
+  constructor(options: { env: Record<string, string>; cwd: string; args?: readonly string[] }) {
+    super();
+    // BENCH_AGENT_ENTRY runs another build of the agent (e.g. a copy of dist/ from a branch).
+    const entry = process.env.BENCH_AGENT_ENTRY ?? requireBuiltAgent();
+    // detached: the agent leads its own process group, so one kill reaches Claude Code too.
+    // BENCH_AGENT_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the agent.
+    const nodeArgs = (process.env.BENCH_AGENT_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    // BENCH_AGENT_ENV ("NAME=value NAME2=value") adds to the agent's env (not the baseline's).
+    const extraEnv = Object.fromEntries(
+      (process.env.BENCH_AGENT_ENV ?? "")
+        .split(" ")
+        .filter((kv) => kv.includes("="))
+        .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+    );
+    this.spawnedAt = performance.now();
+    this.child = spawn(process.execPath, [...nodeArgs, entry, ...(options.args ?? [])], {
+      cwd: options.cwd,
+      env: { ...options.env, ...extraEnv },
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const pid = this.child.pid;
+    if (pid === undefined) throw new Error(`could not start the agent (${entry})`);
+    this.pid = pid;
+    this.killGroup = groupKiller(pid);
+    track(this.killGroup);
+    this.exited = new Promise((resolve) => this.child.once("exit", () => resolve()));
+    this.child.stdin.on("error", () => undefined);
+    this.child.stderr.setEncoding("utf8");
+    this.child.stderr.on("data", (text: string) => {
+      this.stderr = (this.stderr + text).slice(-20_000);
+    });
+    this.child.stdout.setEncoding("utf8");
+    this.child.stdout.on("data", (text: string) => this.read(text, performance.now()));
+    void this.exited.then(() => {
+      for (const [, p] of this.pending) p.reject(new Error(`the agent exited\n${this.log()}`));
+      this.pending.clear();
+    });
+  }
+
+  /** The tail of the agent's stderr. */
+  log(): string {
+    return this.stderr;
+  }
+
+  /** Ends stdin (a client going away), then kills the process group after `graceMs`. */
+  async stop(graceMs = 1_000): Promise<void> {
+    this.child.stdin.end();
+    await Promise.race([this.exited, sleep(graceMs)]);
+    this.killGroup();
+    untrack(this.killGroup);
+    await Promise.race([this.exited, sleep(2_000)]);
+  }
+
+  protected write(message: JsonRpcMessage): void {
+    this.child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private read(text: string, at: number): void {
+    this.buffer += text;
+    let start = 0;
+    for (;;) {
+      const end = this.buffer.indexOf("\n", start);
+      if (end < 0) break;
+      const line = this.buffer.slice(start, end);
+      start = end + 1;
+      if (line.trim() !== "") this.dispatch(JSON.parse(line) as JsonRpcMessage, at);
+    }
+    this.buffer = this.buffer.slice(start);
   }
 }
 
