@@ -33,7 +33,7 @@ import {
   requireProviderId,
 } from "./acp/provider-params.js";
 import { sessionClient } from "./acp/session-client.js";
-import { cancelledByClient, ServedSessions, type LingeringSessions } from "./served-sessions.js";
+import { cancelledByClient, ServedSessions, type ServerSessions } from "./served-sessions.js";
 import {
   withUnstableCapabilities,
   type UnstableClientCapabilities,
@@ -59,18 +59,20 @@ export { DEFAULT_IDLE_TIMEOUT_MS } from "./core/opening.js";
  * (core/agent-core.ts), which looks the session up once and delegates; the logic lives in
  * the core's modules (core/) and in the session.
  */
-export function createAgent(deps: AgentDependencies, lingering?: LingeringSessions): AgentApp {
+export function createAgent(deps: AgentDependencies, server?: ServerSessions): AgentApp {
   /** The connection's client: every session's sender speaks to it. */
   let channel: MergingChannel | undefined;
   /** Served on the network: sessions can outlive the connection (served-sessions.ts). */
-  const served = lingering ? new ServedSessions(lingering) : undefined;
+  const served: ServedSessions | undefined = server
+    ? new ServedSessions(server, (): AgentCore => core)
+    : undefined;
   let connectionSignal: AbortSignal | undefined;
-  const core = new AgentCore(deps, (id, capabilities) =>
+  const core: AgentCore = new AgentCore(deps, (id, capabilities) =>
     served ? served.client(channel!, id, capabilities) : sessionClient(channel!, id, capabilities),
   );
-  /** load and resume: a session kept from a dropped connection is taken back, else opened. */
+  /** load and resume: a session kept from a dropped connection, or open on another, is taken over; else opened. */
   const reopen = async (params: SavedSessionParams, replay: boolean): Promise<Session> =>
-    (await served?.takeBack(core, params, channel!, replay)) ?? core.resume(params, { replay });
+    (await served?.take(params, channel!, replay)) ?? core.resume(params, { replay });
   let unstableCapabilities: UnstableClientCapabilities = {};
   let statusUpdates: ((status: AuthStatusInfo) => Promise<void>) | undefined;
 
@@ -104,7 +106,7 @@ export function createAgent(deps: AgentDependencies, lingering?: LingeringSessio
         statusUpdates = (status) => client.notify(AUTH_STATUS_UPDATE_METHOD, status);
         connectionSignal = connection.signal;
         connection.signal.addEventListener("abort", () => {
-          served?.disconnected(core);
+          served?.disconnected();
           core.disconnected();
         });
       })

@@ -1,6 +1,6 @@
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
 import { createAgent } from "./agent.js";
-import type { LingeringSessions } from "./served-sessions.js";
+import type { ServerSessions } from "./served-sessions.js";
 import type { AgentDependencies } from "./core/dependencies.js";
 
 /** Pins the protocol version the agent speaks: `1` (ACP v1 only) or `2` (the v2 draft only). */
@@ -35,15 +35,15 @@ export function protocolPin(env: NodeJS.ProcessEnv): ProtocolPin | undefined {
 export function agentConnector(
   deps: AgentDependencies,
   pin?: ProtocolPin,
-  lingering?: LingeringSessions,
+  server?: ServerSessions,
 ): AgentConnector {
-  if (pin === 1) return createAgent(deps, lingering);
+  if (pin === 1) return createAgent(deps, server);
   if (pin === 2) return lazily(() => v2Router(deps, false));
   return {
     connect(stream) {
       // A connection that ends before any request has nothing to route: v1 closes it.
       return lazily(async (first) =>
-        !first || asksForV1(first) ? createAgent(deps, lingering) : v2Router(deps, true),
+        !first || asksForV1(first) ? createAgent(deps, server) : v2Router(deps, true),
       ).connect(stream);
     },
   };

@@ -11,26 +11,48 @@ import type { AgentClientCapabilities } from "./acp/unstable-capabilities.js";
 /** How long a cancelled turn of a session nobody took back has to end before it is closed. */
 const CANCEL_WAIT_MS = 30_000;
 
-interface Kept {
+/** A session leaving one connection for another, with its relay. */
+interface Handed {
   session: Session;
   relay: SessionRelay;
+}
+
+interface Kept extends Handed {
   timer: NodeJS.Timeout;
 }
 
 /**
- * A server's sessions whose connection dropped during a prompt's turn (serve/): the turn
- * goes on for the grace period, and a client that loads (or resumes) the session from any
- * connection of the server takes it back. When the turn ends first, the session closes:
- * its transcript holds the whole turn, and a load replays it. When the grace period ends
- * first, the turn is cancelled, as a client's `session/cancel` does, and the session closes
- * once it has ended; either way it stays loadable.
+ * The sessions of a server's connections (serve/), for a client that loads (or resumes) one
+ * from another connection: one Claude Code process per session on the server, whichever
+ * connection shows it.
+ *
+ * - A session whose connection dropped during a prompt's turn is kept: the turn goes on for
+ *   the grace period. When it ends first, the session closes (its transcript holds the
+ *   whole turn, and a load replays it); when the grace period ends first, the turn is
+ *   cancelled, as `session/cancel` does, and the session closes once it has ended. Either
+ *   way it stays loadable.
+ * - A session another connection holds is handed over: that connection hears no more of
+ *   it. The server cannot always tell a connection that is gone from one that is slow (a
+ *   network that failed without a word, a Streamable HTTP client between its requests), and
+ *   two Claude Code processes on one conversation would each write it.
  */
-export class LingeringSessions {
+export class ServerSessions {
   private readonly kept = new Map<string, Kept>();
+  private readonly holders = new Map<string, ServedSessions>();
 
   constructor(private readonly graceMs: number) {}
 
-  keep(session: Session, relay: SessionRelay): void {
+  /** The session is open on this connection from now on. */
+  held(sessionId: string, holder: ServedSessions): void {
+    this.holders.set(sessionId, holder);
+  }
+
+  /** The connection is gone: it holds nothing any more. */
+  leftBy(holder: ServedSessions): void {
+    for (const [id, held] of this.holders) if (held === holder) this.holders.delete(id);
+  }
+
+  keep({ session, relay }: Handed): void {
     relay.detach();
     const timer = setTimeout(() => void this.expire(session.id), this.graceMs);
     const kept: Kept = { session, relay, timer };
@@ -43,14 +65,21 @@ export class LingeringSessions {
     });
   }
 
-  /** The session, if it is kept here and runs in `cwd`; no longer kept from now on. */
-  take(sessionId: string, cwd: string): Kept | undefined {
+  /**
+   * The session for `taker`, if it is kept here or open on another connection, and runs in
+   * `cwd`; from then on the taker's. Undefined: the taker opens it from its transcript.
+   */
+  take(sessionId: string, cwd: string, taker: ServedSessions): Handed | undefined {
     const kept = this.kept.get(sessionId);
-    if (!kept) return undefined;
-    if (kept.session.cwd !== cwd) {
-      throw new InvalidParamsError("The session is running in another folder.", { sessionId });
+    const holder = this.holders.get(sessionId);
+    if (!kept && (!holder || holder === taker)) return undefined;
+    const session = kept?.session ?? holder?.open(sessionId);
+    if (session && session.cwd !== cwd) {
+      throw new InvalidParamsError("The session is open in another folder.", { sessionId });
     }
-    return this.drop(sessionId);
+    if (kept) return this.drop(sessionId);
+    this.holders.delete(sessionId);
+    return holder!.handOver(sessionId);
   }
 
   private drop(sessionId: string): Kept | undefined {
@@ -83,13 +112,16 @@ export class LingeringSessions {
 
 /**
  * One served connection's sessions, each with a relay (session-relay.ts) for its client
- * channel, so that a session whose prompt is running when the connection drops can be
- * kept (LingeringSessions) and taken back by another connection.
+ * channel, so that a session can outlive the connection (kept by ServerSessions) and move
+ * to another one.
  */
 export class ServedSessions {
   private readonly relays = new Map<string, SessionRelay>();
 
-  constructor(private readonly lingering: LingeringSessions) {}
+  constructor(
+    private readonly server: ServerSessions,
+    private readonly core: () => AgentCore,
+  ) {}
 
   /** The client of a new session of this connection (core/dependencies.ts's factory). */
   client(
@@ -99,49 +131,72 @@ export class ServedSessions {
   ): SessionClient {
     const relay = new SessionRelay(channel);
     this.relays.set(sessionId, relay);
+    this.server.held(sessionId, this);
     return sessionClient(relay, sessionId, capabilities);
   }
 
-  /** A prompt's turn on this connection: its text is part of the history, and it is tracked. */
+  /** A prompt's turn on this connection: its text is part of the history. */
   prompted(sessionId: string, blocks: readonly ContentBlock[], messageId: string): void {
     this.relays.get(sessionId)?.prompted(sessionId, blocks, messageId);
   }
 
+  /** A prompt's turn, running until `turn` settles. */
   track(sessionId: string, turn: Promise<unknown>): void {
     this.relays.get(sessionId)?.track(turn);
+  }
+
+  /** The session, if it is open on this connection. */
+  open(sessionId: string): Session | undefined {
+    return this.relays.has(sessionId) ? this.core().find(sessionId) : undefined;
+  }
+
+  /**
+   * Another connection takes the session: it leaves this one, which hears no more of it.
+   * One whose history was too long to keep closes instead, and is opened there anew.
+   */
+  handOver(sessionId: string): Handed | undefined {
+    const relay = this.relays.get(sessionId);
+    this.relays.delete(sessionId);
+    const session = this.core().release(sessionId);
+    if (!relay || !session) return undefined;
+    relay.detach();
+    if (relay.keepsHistory) return { session, relay };
+    session.close();
+    return undefined;
   }
 
   /**
    * The connection dropped: the sessions running a prompt's turn leave it, kept for
    * another connection; the core closes the rest.
    */
-  disconnected(core: AgentCore): void {
+  disconnected(): void {
+    this.server.leftBy(this);
     for (const [id, relay] of this.relays) {
       if (!relay.prompting || !relay.keepsHistory) continue;
-      const session = core.release(id);
-      if (session) this.lingering.keep(session, relay);
+      const session = this.core().release(id);
+      if (session) this.server.keep({ session, relay });
     }
     this.relays.clear();
   }
 
   /**
    * `session/load` (`replay`) or `session/resume` of a session kept from a dropped
-   * connection: this connection takes it, with its history first when replaying.
-   * Undefined when none is kept under the id: the session opens from its transcript.
+   * connection or open on another: this connection takes it, with its history first when
+   * replaying. Undefined when there is none: the session opens from its transcript.
    */
-  async takeBack(
-    core: AgentCore,
+  async take(
     params: { sessionId: string; cwd: string },
     channel: ClientChannel,
     replay: boolean,
   ): Promise<Session | undefined> {
-    const kept = this.lingering.take(params.sessionId, params.cwd);
-    if (!kept) return undefined;
-    log.info(`session ${params.sessionId}: taken back by a new connection`);
-    core.adopt(kept.session);
-    this.relays.set(params.sessionId, kept.relay);
-    await kept.relay.attach(channel, replay);
-    return kept.session;
+    const handed = this.server.take(params.sessionId, params.cwd, this);
+    if (!handed) return undefined;
+    log.info(`session ${params.sessionId}: taken over by a connection`);
+    this.core().adopt(handed.session);
+    this.relays.set(params.sessionId, handed.relay);
+    this.server.held(params.sessionId, this);
+    await handed.relay.attach(channel, replay);
+    return handed.session;
   }
 }
 

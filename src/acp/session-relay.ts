@@ -8,6 +8,7 @@ import {
   type RequestPermissionResponse,
   type SendRequestOptions,
 } from "@agentclientprotocol/sdk";
+import { deferred } from "../util/deferred.js";
 import type { ClientChannel, SessionNotificationOut } from "./channel.js";
 
 /** What a relay keeps of a session's history before it gives up keeping it. */
@@ -27,8 +28,10 @@ export const HISTORY_LIMIT_CHARS = 32 * 1024 * 1024;
 export class SessionRelay implements ClientChannel {
   private history: SessionNotificationOut[] | undefined = [];
   private historyChars = 0;
-  /** Counts the connections attached so far: a request that failed under an earlier one is retried. */
+  /** Counts the changes of client: a request asked of an earlier one is asked again. */
   private generation = 0;
+  /** Settles at the next change of client. */
+  private moved = deferred<void>();
   private waiting: Array<() => void> = [];
   /** Prompts of this session's running on this agent, and who waits for them to end. */
   private prompts = 0;
@@ -105,7 +108,7 @@ export class SessionRelay implements ClientChannel {
   /** The connection is gone: from now on the session's messages wait for the next one. */
   detach(): void {
     this.target = undefined;
-    this.generation += 1;
+    this.moving();
   }
 
   /**
@@ -118,8 +121,16 @@ export class SessionRelay implements ClientChannel {
     const history = replay ? this.history : undefined;
     if (history) for (let i = 0; i < history.length; i++) await target.update(history[i]!);
     this.target = target;
-    this.generation += 1;
+    this.moving();
     for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /** The session changes clients: a request waiting on the last one is asked again. */
+  private moving(): void {
+    this.generation += 1;
+    const moved = this.moved;
+    this.moved = deferred();
+    moved.resolve();
   }
 
   private keep(notification: SessionNotificationOut): void {
@@ -130,26 +141,33 @@ export class SessionRelay implements ClientChannel {
   }
 
   /**
-   * Asks the attached client; one whose connection dropped before it answered (its request
-   * failed after a detach), or none attached, means asking the next client, until the
-   * request is cancelled (its signal) or the session closes.
+   * Asks the attached client. A request whose client is gone before it answered (its
+   * connection dropped, or the session moved to another), or none attached, means asking
+   * the next client, until the request is cancelled (its signal) or the session closes.
    */
   private async asking<T>(
     ask: (target: ClientChannel) => Promise<T>,
     options: SendRequestOptions,
   ): Promise<T> {
     for (;;) {
-      const generation = this.generation;
       const target = this.target;
       if (!target) {
         await this.nextClient(options.cancellationSignal);
         continue;
       }
-      try {
-        return await ask(target);
-      } catch (error) {
-        if (this.generation === generation) throw error;
-      }
+      const generation = this.generation;
+      const asked = ask(target);
+      asked.catch(() => undefined);
+      const outcome = await Promise.race([
+        asked.then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        ),
+        this.moved.promise.then(() => undefined),
+      ]);
+      if (outcome === undefined || this.generation !== generation) continue;
+      if ("error" in outcome) throw outcome.error;
+      return outcome.value;
     }
   }
 

@@ -89,6 +89,11 @@ export class AgentCore {
     return this.sessions.remove(sessionId);
   }
 
+  /** The session, if it is open here. */
+  find(sessionId: string): Session | undefined {
+    return this.sessions.find(sessionId);
+  }
+
   /** A running session another connection released is open here now. */
   adopt(session: Session): void {
     this.sessions.add(session);

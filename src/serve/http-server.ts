@@ -9,6 +9,8 @@ import {
 import { WebSocketServer } from "ws";
 import { log } from "../logger.js";
 import { ACP_PATH, refusal, type Admission, type Refusal } from "./gate.js";
+import { heartbeat } from "./heartbeat.js";
+import { HttpLiveness } from "./http-liveness.js";
 
 export interface ListeningServer {
   /** The WebSocket URL clients connect to (the same path serves Streamable HTTP). */
@@ -35,14 +37,40 @@ export async function listen(options: {
   createAgent: AgentFactory;
   /** The largest message a client may send. */
   maxMessageBytes: number;
+  /** A client that gave no sign of life this long is dropped (http-liveness.ts, heartbeat.ts). */
+  dropAfterMs: number;
 }): Promise<ListeningServer> {
   const acp = new AcpServer({ createAgent: options.createAgent });
   const webSockets = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
   const handleHttp = createNodeHttpHandler(acp, { maxRequestBodyBytes: options.maxMessageBytes });
-  const handleUpgrade = createNodeWebSocketUpgradeHandler(acp, webSockets);
+  // The SDK accepts each socket through this: it gets its heartbeat first.
+  const upgrades = {
+    on: webSockets.on.bind(webSockets),
+    off: webSockets.off.bind(webSockets),
+    handleUpgrade: (
+      ...[request, socket, head, accept]: Parameters<WebSocketServer["handleUpgrade"]>
+    ) =>
+      webSockets.handleUpgrade(request, socket, head, (webSocket, req) => {
+        heartbeat(webSocket, options.dropAfterMs);
+        accept(webSocket, req);
+      }),
+  };
+  const handleUpgrade = createNodeWebSocketUpgradeHandler(acp, upgrades);
+  const liveness = new HttpLiveness(options.dropAfterMs, (id) => {
+    log.info(`a Streamable HTTP client held no event stream open for a while: dropped`);
+    // As the client's own DELETE would (the SDK's public way to end a connection).
+    const request = new Request(`http://localhost${ACP_PATH}`, {
+      method: "DELETE",
+      headers: { "Acp-Connection-Id": id },
+    });
+    void acp.handleRequest(request).catch(() => undefined);
+  });
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const refused = refusal(request, options.admission);
-    if (refused === undefined) return handleHttp(request, response);
+    if (refused === undefined) {
+      liveness.observe(request, response);
+      return handleHttp(request, response);
+    }
     log.info(`refused a ${request.method ?? "request"} from ${peer(request.socket)}: ${refused}`);
     response.writeHead(refused, refused === 401 ? { "WWW-Authenticate": "Bearer" } : {}).end();
   });
@@ -72,6 +100,7 @@ export async function listen(options: {
     url: `ws://${host}:${address.port}${ACP_PATH}`,
     async close() {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      liveness.stop();
       await acp.close();
       webSockets.close();
       for (const socket of sockets) socket.destroy();

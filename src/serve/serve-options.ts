@@ -3,6 +3,9 @@ import { isIP } from "node:net";
 /** The bin's first argument that serves on the network instead of stdio. */
 export const SERVE_COMMAND = "serve";
 
+/** How long a client may give no sign of life before its connection is dropped. */
+export const DEFAULT_DROP_AFTER_SECONDS = 30;
+
 /** How long a turn whose connection dropped goes on, waiting for a client to load it. */
 export const DEFAULT_GRACE_SECONDS = 300;
 
@@ -14,6 +17,8 @@ export interface ServeOptions {
   urlFile?: string;
   allowedOrigins: string[];
   graceMs: number;
+  /** A client that gave no sign of life this long (http-liveness.ts, heartbeat.ts) is dropped. */
+  dropAfterMs: number;
 }
 
 export type ParsedServe =
@@ -21,6 +26,7 @@ export type ParsedServe =
 
 export const SERVE_HELP = `Usage: claude-agent-acp serve [--listen HOST:PORT] [--token-file F] [--url-file F]
                              [--allow-origin ORIGIN]... [--reconnect-grace SECONDS]
+                             [--drop-after SECONDS]
 
 Serves ACP (v1, and the v2 draft to a client that asks for it) over Streamable HTTP and
 WebSocket on one port, at the path /acp: one agent per connection, the same agent the
@@ -38,6 +44,9 @@ stdio mode runs. Every request and upgrade must carry "Authorization: Bearer <to
                           a turn whose connection drops goes on this long; a client
                           that loads the session meanwhile gets it back, with any
                           permission request asked again (default: ${DEFAULT_GRACE_SECONDS}; 0: cancel it)
+  --drop-after SECONDS    a client that held no event stream open (Streamable HTTP)
+                          or answered no ping (WebSocket) this long is gone: its
+                          connection is closed as dropped (default: ${DEFAULT_DROP_AFTER_SECONDS})
   -h, --help              show this help
 `;
 
@@ -47,6 +56,7 @@ export function parseServeArguments(argv: readonly string[]): ParsedServe {
   const options: Omit<ServeOptions, "host" | "port"> = {
     allowedOrigins: [],
     graceMs: DEFAULT_GRACE_SECONDS * 1000,
+    dropAfterMs: DEFAULT_DROP_AFTER_SECONDS * 1000,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -58,6 +68,7 @@ export function parseServeArguments(argv: readonly string[]): ParsedServe {
       "--url-file",
       "--allow-origin",
       "--reconnect-grace",
+      "--drop-after",
     ];
     if (!takesValue.includes(arg)) return { kind: "error", message: `unknown argument: ${arg}` };
     if (value === undefined || value.startsWith("--")) {
@@ -78,9 +89,10 @@ export function parseServeArguments(argv: readonly string[]): ParsedServe {
     } else {
       const seconds = Number(value);
       if (!/^\d+$/.test(value) || !Number.isSafeInteger(seconds) || seconds > 86_400) {
-        return { kind: "error", message: "--reconnect-grace takes whole seconds, at most 86400" };
+        return { kind: "error", message: `${arg} takes whole seconds, at most 86400` };
       }
-      options.graceMs = seconds * 1000;
+      if (arg === "--reconnect-grace") options.graceMs = seconds * 1000;
+      else options.dropAfterMs = Math.max(1, seconds) * 1000;
     }
   }
   const address = parseListen(listen);

@@ -1,7 +1,7 @@
 // `claude-agent-acp serve`: the agent on the network (see SERVE_HELP).
 import { writeFile } from "node:fs/promises";
 import { maxMessageBytes } from "../acp/oversized.js";
-import { LingeringSessions } from "../served-sessions.js";
+import { ServerSessions } from "../served-sessions.js";
 import { endAllClaudeProcesses } from "../claude/child-process.js";
 import { claudeSide } from "../claude-side.js";
 import { log } from "../logger.js";
@@ -18,14 +18,16 @@ export async function serve(options: ServeOptions, pin: ProtocolPin | undefined)
   const token = await serverToken(options.tokenFile);
   holdSecrets([token]);
   const claude = claudeSide();
-  // A prompt's turn outlives its connection for the grace period (v1 clients).
-  const lingering = new LingeringSessions(options.graceMs);
-  const connector = agentConnector(claude.deps, pin, lingering);
+  // A session moves between connections; a prompt's turn outlives its connection for the
+  // grace period (v1 clients).
+  const sessions = new ServerSessions(options.graceMs);
+  const connector = agentConnector(claude.deps, pin, sessions);
   const server = await listen({
     host: options.host,
     port: options.port,
     admission: { token, allowedOrigins: options.allowedOrigins },
     maxMessageBytes: maxMessageBytes(process.env),
+    dropAfterMs: options.dropAfterMs,
     createAgent: () => ({
       connect: (stream) => {
         log.info("a client connected");
@@ -50,7 +52,7 @@ export async function serve(options: ServeOptions, pin: ProtocolPin | undefined)
     void server
       .close()
       .then(() => {
-        lingering.closeAll();
+        sessions.closeAll();
         claude.end();
       })
       .then(() => endAllClaudeProcesses())

@@ -103,45 +103,84 @@ describe("the gate", () => {
 });
 
 describe("a dropped connection", () => {
-  it("loses nothing: a new connection's load gets the history, the live turn and the permission asked again", async () => {
+  it.each([
+    ["websocket", "closes", "toolu_served_drop_closed"],
+    ["http", "fails every request", "toolu_served_drop_http"],
+    ["websocket", "goes silent", "toolu_served_drop_silent"],
+  ] as const)(
+    "over %s whose network %s loses nothing: a new connection's load gets the history, the live turn and the permission asked again",
+    async (transport, failure, toolUseId) => {
+      served = await startServed({
+        scenario: [writeMarker(toolUseId, "dropped.txt"), textTurn("After the drop.")],
+        // A Streamable HTTP client that went away is known by its event streams closing, a
+        // silent WebSocket by its unanswered pings.
+        args: ["--drop-after", "1"],
+      });
+      const first = served.connect(transport, { answer: "never" });
+      await first.initialize();
+      const { sessionId } = await first.newSession(served.cwd);
+      const turn = first.prompt(sessionId, "Write the marker.");
+      turn.catch(() => undefined);
+      await first.permissions.waitForRequest(1);
+      if (failure === "goes silent") first.goSilent();
+      else first.drop();
+      // The agent knows: a WebSocket by its socket, a Streamable HTTP client by its streams.
+      await expectLog(served, `session ${sessionId}: its connection dropped; its turn goes on`);
+
+      const second = served.connect("websocket", { answer: "select", optionId: "allow-once" });
+      await second.initialize();
+      await second.load(sessionId, served.cwd);
+      // The permission request is asked again on the new connection, and answered there.
+      const asked = await second.permissions.waitForRequest(1);
+      expect(asked.request.toolCall.toolCallId).toBe(toolUseId);
+      await second.updates.waitFor(sessionId, "agent_message_chunk", (u) =>
+        u.content.type === "text" ? u.content.text.includes("drop") : false,
+      );
+
+      expect(existsSync(join(served.cwd, "dropped.txt"))).toBe(true);
+      const seen = second.updates.of(sessionId);
+      const prompts = seen.filter((u) => u.sessionUpdate === "user_message_chunk");
+      expect(prompts).toEqual([
+        expect.objectContaining({ content: { type: "text", text: "Write the marker." } }),
+      ]);
+      const calls = seen.filter(
+        (u) => u.sessionUpdate === "tool_call" && u.toolCallId === toolUseId,
+      );
+      expect(calls).toHaveLength(1);
+      const text = second.updates
+        .of(sessionId, "agent_message_chunk")
+        .map((u) => (u.content.type === "text" ? u.content.text : ""))
+        .join("");
+      expect(text).toBe("After the drop.");
+      // The first connection's request was the first's alone.
+      expect(first.permissions.records).toHaveLength(1);
+    },
+  );
+
+  it("a load from another connection takes over a session still open on one: one Claude Code, the first hears no more", async () => {
     served = await startServed({
-      scenario: [writeMarker("toolu_served_drop", "dropped.txt"), textTurn("After the drop.")],
+      scenario: [writeMarker("toolu_served_takeover", "taken.txt"), textTurn("Taken over.")],
     });
     const first = served.connect("websocket", { answer: "never" });
     await first.initialize();
     const { sessionId } = await first.newSession(served.cwd);
-    const turn = first.prompt(sessionId, "Write the marker.");
-    turn.catch(() => undefined);
+    first.prompt(sessionId, "Write the marker.").catch(() => undefined);
     await first.permissions.waitForRequest(1);
-    first.drop();
+    const heardBefore = first.updates.of(sessionId).length;
 
-    const second = served.connect("websocket", { answer: "select", optionId: "allow-once" });
+    const second = served.connect("http", { answer: "select", optionId: "allow-once" });
     await second.initialize();
     await second.load(sessionId, served.cwd);
-    // The permission request is asked again on the new connection, and answered there.
     const asked = await second.permissions.waitForRequest(1);
-    expect(asked.request.toolCall.toolCallId).toBe("toolu_served_drop");
+    expect(asked.request.toolCall.toolCallId).toBe("toolu_served_takeover");
     await second.updates.waitFor(sessionId, "agent_message_chunk", (u) =>
-      u.content.type === "text" ? u.content.text.includes("drop") : false,
+      u.content.type === "text" ? u.content.text.includes("Taken") : false,
     );
 
-    expect(existsSync(join(served.cwd, "dropped.txt"))).toBe(true);
-    const seen = second.updates.of(sessionId);
-    const prompts = seen.filter((u) => u.sessionUpdate === "user_message_chunk");
-    expect(prompts).toEqual([
-      expect.objectContaining({ content: { type: "text", text: "Write the marker." } }),
-    ]);
-    const calls = seen.filter(
-      (u) => u.sessionUpdate === "tool_call" && u.toolCallId === "toolu_served_drop",
-    );
-    expect(calls).toHaveLength(1);
-    const text = second.updates
-      .of(sessionId, "agent_message_chunk")
-      .map((u) => (u.content.type === "text" ? u.content.text : ""))
-      .join("");
-    expect(text).toBe("After the drop.");
-    // The first connection's request was the first's alone.
-    expect(first.permissions.records).toHaveLength(1);
+    expect(existsSync(join(served.cwd, "taken.txt"))).toBe(true);
+    expect(first.updates.of(sessionId)).toHaveLength(heardBefore);
+    // One Claude Code process for the session: one system init request per conversation.
+    expect(served.log().match(/taken over by a connection/g)).toHaveLength(1);
   });
 
   it("after the grace period, the turn is cancelled: the command never runs and the session stays loadable", async () => {

@@ -89,6 +89,8 @@ export class ServedClient {
   private readonly connection: ClientConnection;
   /** The client's WebSocket, to drop the connection as a network failure would. */
   private socket: WebSocket | undefined;
+  /** Aborted to drop a Streamable HTTP client's connection. */
+  private readonly network = new AbortController();
 
   constructor(url: string, transport: Transport, permission?: PermissionPolicy) {
     const clock = startClock();
@@ -105,7 +107,18 @@ export class ServedClient {
   }
 
   private stream(url: string, transport: Transport, headers: Record<string, string>): Stream {
-    if (transport === "http") return createHttpStream(url.replace(/^ws:/, "http:"), { headers });
+    if (transport === "http") {
+      // Every request of the client goes through this fetch, so that `drop()` can fail them
+      // all at once, as a network that went away does (no DELETE reaches the agent).
+      const fetchDroppable: typeof fetch = (input, init) => {
+        if (this.network.signal.aborted) return Promise.reject(new Error("network down"));
+        const signal = init?.signal
+          ? AbortSignal.any([init.signal, this.network.signal])
+          : this.network.signal;
+        return fetch(input, { ...init, signal });
+      };
+      return createHttpStream(url.replace(/^ws:/, "http:"), { headers, fetch: fetchDroppable });
+    }
     // Node 20 has no WebSocket of its own; the `ws` package's, recorded to be dropped.
     const recording = class extends WebSocket {
       constructor(address: string, protocols?: string | string[], options?: object) {
@@ -146,10 +159,16 @@ export class ServedClient {
     });
   }
 
-  /** The network fails: the socket goes without a close handshake. WebSocket only. */
+  /** The network fails: the socket goes without a close handshake, or every HTTP request fails. */
   drop(): void {
-    if (!this.socket) throw new Error("no WebSocket to drop (an HTTP client, or not connected)");
-    this.socket.terminate();
+    this.network.abort();
+    this.socket?.terminate();
+  }
+
+  /** The network goes silent: nothing more is read, so the agent's pings go unanswered. */
+  goSilent(): void {
+    if (!this.socket) throw new Error("goSilent: not a WebSocket client");
+    this.socket.pause();
   }
 
   close(): void {

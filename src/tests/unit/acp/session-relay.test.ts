@@ -74,6 +74,18 @@ describe("SessionRelay", () => {
     expect(second.asked).toHaveLength(1);
   });
 
+  it("asks the new client a request the old one still holds when the session moves", async () => {
+    const first = channel(() => new Promise<RequestPermissionResponse>(() => undefined));
+    const relay = new SessionRelay(first.client);
+    const answer = relay.requestPermission(ASK, {});
+    await Promise.resolve();
+    const second = channel(() => Promise.resolve(ALLOWED));
+    relay.detach();
+    await relay.attach(second.client, false);
+    expect(await answer).toEqual(ALLOWED);
+    expect([first.asked.length, second.asked.length]).toEqual([1, 1]);
+  });
+
   it("fails a request whose client failed it while attached, as without a relay", async () => {
     const only = channel(() => Promise.reject(new Error("refused")));
     const relay = new SessionRelay(only.client);

@@ -5,7 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { refusal } from "../../../serve/gate.js";
-import { DEFAULT_GRACE_SECONDS, parseServeArguments } from "../../../serve/serve-options.js";
+import {
+  DEFAULT_GRACE_SECONDS,
+  DEFAULT_DROP_AFTER_SECONDS,
+  parseServeArguments,
+} from "../../../serve/serve-options.js";
 import { bearerMatches, serverToken } from "../../../serve/token.js";
 
 describe("serve's arguments", () => {
@@ -17,6 +21,7 @@ describe("serve's arguments", () => {
         port: 0,
         allowedOrigins: [],
         graceMs: DEFAULT_GRACE_SECONDS * 1000,
+        dropAfterMs: DEFAULT_DROP_AFTER_SECONDS * 1000,
       },
     });
   });
@@ -33,6 +38,8 @@ describe("serve's arguments", () => {
       "u",
       "--reconnect-grace",
       "0",
+      "--drop-after",
+      "5",
     ]);
     expect(parsed).toEqual({
       kind: "serve",
@@ -43,6 +50,7 @@ describe("serve's arguments", () => {
         tokenFile: "t",
         urlFile: "u",
         graceMs: 0,
+        dropAfterMs: 5000,
       },
     });
   });
