@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { PACKAGE_VERSION } from "../version.js";
 import { HELP, parseArgs } from "./args.js";
-import { readToken } from "./remote-agent.js";
+import { readToken } from "./agent/remote-agent.js";
 import { runTerminalClient } from "./run.js";
 import { errorText } from "./text-limits.js";
 

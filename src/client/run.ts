@@ -2,8 +2,8 @@
 // Ctrl-C, and cleanup. Shared by the bin (index.ts) and the demo.
 import { TerminalClient, type ClientOptions } from "./client.js";
 import { errorText } from "./text-limits.js";
-import { spawnAgent, type AgentProcess } from "./agent-process.js";
-import { connectAgent } from "./remote-agent.js";
+import { spawnAgent, type AgentProcess } from "./agent/agent-process.js";
+import { connectAgent } from "./agent/remote-agent.js";
 import { terminalKeys } from "./input.js";
 import { captureConsole } from "./library-log.js";
 import type { AnswerPolicy } from "./policy.js";

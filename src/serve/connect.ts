@@ -2,7 +2,7 @@
 // commands (Zed, acpx): they run this where they run, and it carries ACP to the URL.
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
-import { readToken, remoteStream } from "../client/remote-agent.js";
+import { readToken, remoteStream } from "../client/agent/remote-agent.js";
 import { errorText } from "../client/text-limits.js";
 import { log } from "../logger.js";
 

@@ -1,7 +1,7 @@
 // The terminal client's command line: an agent command, or a served agent by URL.
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "../../client/args.js";
-import { agentUrl } from "../../client/remote-agent.js";
+import { agentUrl } from "../../client/agent/remote-agent.js";
 
 describe("the client's arguments", () => {
   it("take an agent command after --", () => {
