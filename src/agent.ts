@@ -70,7 +70,10 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
   const core: AgentCore = new AgentCore(deps, (id, capabilities) =>
     served ? served.client(channel!, id, capabilities) : sessionClient(channel!, id, capabilities),
   );
-  /** load and resume: a session kept from a dropped connection, or open on another, is taken over; else opened. */
+  /**
+   * load and resume: a session kept from a dropped connection, or open on another, is taken
+   * over; any other opens from its transcript.
+   */
   const reopen = async (params: SavedSessionParams, replay: boolean): Promise<Session> =>
     (await served?.take(params, channel!, replay)) ?? core.resume(params, { replay });
   let unstableCapabilities: UnstableClientCapabilities = {};

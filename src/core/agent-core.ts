@@ -83,7 +83,7 @@ export class AgentCore {
 
   /**
    * The session leaves this connection without closing (its turn goes on, for another
-   * connection to take back: acp/served-sessions.ts); undefined if it is not open here.
+   * connection to take over: served-sessions.ts); undefined if it is not open here.
    */
   release(sessionId: string): Session | undefined {
     return this.sessions.remove(sessionId);

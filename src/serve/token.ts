@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
+import { log } from "../logger.js";
 
 /** The shortest token a token file may hold: shorter ones are guessable. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -19,6 +20,9 @@ export async function serverToken(file: string | undefined): Promise<string> {
   }
   if (!/^[\x21-\x7e]+$/.test(token)) {
     throw new Error("the token file's first line must be printable ASCII without spaces");
+  }
+  if (((await stat(file)).mode & 0o077) !== 0) {
+    log.warn(`the token file can be read by other users of this machine: chmod 600 ${file}`);
   }
   return token;
 }

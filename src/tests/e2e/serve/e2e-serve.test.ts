@@ -102,6 +102,41 @@ describe("the gate", () => {
   });
 });
 
+describe("the protocol versions", () => {
+  it("serve ACP v2 to a client that asks for it, v1 to one that asks for 1, on the same port", async () => {
+    served = await startServed();
+    const versionFor = (asked: number) =>
+      new Promise<unknown>((resolve, reject) => {
+        const socket = new WebSocket(served!.url, {
+          headers: { Authorization: `Bearer ${SERVED_TOKEN}` },
+        });
+        socket.once("open", () =>
+          socket.send(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: 1,
+              method: "initialize",
+              params:
+                asked === 2
+                  ? { protocolVersion: 2, info: { name: "e2e", version: "0" }, capabilities: {} }
+                  : { protocolVersion: 1, clientCapabilities: {} },
+            }),
+          ),
+        );
+        socket.once("message", (data: Buffer) => {
+          const answer = JSON.parse(data.toString("utf8")) as {
+            result?: { protocolVersion?: number };
+          };
+          socket.close();
+          resolve(answer.result?.protocolVersion);
+        });
+        socket.once("error", reject);
+      });
+    expect(await versionFor(2)).toBe(2);
+    expect(await versionFor(1)).toBe(1);
+  });
+});
+
 describe("a dropped connection", () => {
   it.each([
     ["websocket", "closes", "toolu_served_drop_closed"],

@@ -192,7 +192,7 @@ export async function startServed(
   const marker = randomUUID();
   const tokenFile = join(sandbox.root, "token");
   const urlFile = join(sandbox.root, "url");
-  await writeFile(tokenFile, `${SERVED_TOKEN}\n`);
+  await writeFile(tokenFile, `${SERVED_TOKEN}\n`, { mode: 0o600 });
   const agent = spawnAgent({
     env: agentEnv(api, sandbox, marker, options.env),
     cwd: sandbox.root,
