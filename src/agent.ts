@@ -3,6 +3,10 @@ import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import {
   ARCHIVE_METHOD,
+  EDIT_PROMPT_METHOD,
+  editPromptParams,
+  REWIND_METHOD,
+  rewindParams,
   FORK_METHOD,
   forkSessionParams,
   listSessionsParams,
@@ -209,6 +213,28 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
           );
           served?.track(params.sessionId, turn);
           const answer = await turn;
+          return userMessageId ? { ...answer, userMessageId } : answer;
+        }),
+      )
+      .onRequest(
+        REWIND_METHOD,
+        rewindParams,
+        answering(({ params }) => core.rewind(params.sessionId, params.toMessageId)),
+      )
+      .onRequest(
+        EDIT_PROMPT_METHOD,
+        editPromptParams,
+        answering(async ({ params, signal }) => {
+          let userMessageId: string | undefined;
+          const answer = await core.editPrompt(
+            params.sessionId,
+            params.messageId,
+            params.newContent,
+            signal,
+            (id, saved) => {
+              if (saved) userMessageId = id;
+            },
+          );
           return userMessageId ? { ...answer, userMessageId } : answer;
         }),
       )

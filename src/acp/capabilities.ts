@@ -45,6 +45,8 @@ export const AGENT_CAPABILITIES: AgentCapabilities = {
   _meta: { claudeCode: { promptQueueing: true }, ...CANCEL_TOOL_CALL_META },
   promptCapabilities: PROMPT_CAPABILITIES,
   mcpCapabilities: MCP_CAPABILITIES,
+  // The session-rewind RFD: session/rewind and session/edit_prompt (core/rewinds.ts).
+  ...({ rewindSession: { supported: true, supportsEditPrompt: true } } as object),
   // `status`: auth/status and auth/status_update (core/auth-status.ts).
   auth: { logout: {}, ...({ status: {} } as object) },
   // Unstable: providers/list, set and disable (core/accounts.ts).

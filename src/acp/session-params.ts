@@ -1,5 +1,5 @@
+import type { ContentBlock, McpServer } from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import type { McpServer } from "@agentclientprotocol/sdk";
 
 /**
  * The params of the requests that open a session (new, load, resume, fork), read with the
@@ -90,6 +90,28 @@ export const forkSessionParams = {
 };
 
 /** `session/set_title` is in ACP's unstable API too. */
+/** The session-rewind RFD: keep the conversation up to a message, drop the rest. */
+export const REWIND_METHOD = "session/rewind";
+/** The same RFD: a prompt's turn run again with new content, answered as session/prompt. */
+export const EDIT_PROMPT_METHOD = "session/edit_prompt";
+
+/** Message ids are Claude Code's uuids and the API's message ids. */
+const messageId = z.string().min(1).max(200);
+const rewind = z.looseObject({ sessionId: z.string(), toMessageId: messageId });
+const editPrompt = z.looseObject({
+  sessionId: z.string(),
+  messageId,
+  newContent: z.array(z.looseObject({ type: z.string() })).min(1),
+});
+
+export const rewindParams = {
+  parse: (params: unknown): z.infer<typeof rewind> => rewind.parse(params),
+};
+export const editPromptParams = {
+  parse: (params: unknown): z.infer<typeof editPrompt> & { newContent: ContentBlock[] } =>
+    editPrompt.parse(params) as z.infer<typeof editPrompt> & { newContent: ContentBlock[] },
+};
+
 export const SET_TITLE_METHOD = "session/set_title";
 
 // `_meta.claudeAgentAcp.allowCwdChange` as on load (session-meta.ts).

@@ -58,3 +58,24 @@ export function forkPoint(
   while (calls.size && answers(messages[at + 1])) at += 1;
   return messages[at]!.uuid;
 }
+
+/**
+ * How many messages a client was shown of these: each prompt (a user message that is not
+ * tool results) and each of Claude's messages (its blocks, saved apart, count once).
+ */
+export function shownMessageCount(messages: readonly ClaudeTranscriptMessage[]): number {
+  const claude = new Set<string>();
+  let prompts = 0;
+  for (const message of messages) {
+    if (message.type === "assistant") claude.add(apiId(message) ?? message.uuid);
+    else if (isPrompt(message)) prompts += 1;
+  }
+  return prompts + claude.size;
+}
+
+/** A user message the user wrote (not the results of tool calls). */
+export function isPrompt(message: ClaudeTranscriptMessage): boolean {
+  if (message.type !== "user") return false;
+  const content = saved.parse(message.message).content;
+  return !Array.isArray(content) || content.some((block) => block.type !== "tool_result");
+}

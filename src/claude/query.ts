@@ -112,6 +112,8 @@ export interface ClaudeQueryOptions {
   exactSessionId?: boolean;
   /** Continue the Claude session with this id from its transcript. */
   resume?: string;
+  /** With `resume`: continue from this entry of the transcript, dropping what came after it. */
+  resumeSessionAt?: string;
   additionalDirectories?: string[];
   mcpServers?: Record<string, McpServerConfig>;
   permissionMode?: PermissionMode;

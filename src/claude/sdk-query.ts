@@ -87,6 +87,9 @@ export function sdkOptions(options: ClaudeQueryOptions, claudeProcess: ClaudePro
     cwd: options.cwd,
     ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
+    ...(options.resume && options.resumeSessionAt
+      ? { resumeSessionAt: options.resumeSessionAt }
+      : {}),
     additionalDirectories: options.additionalDirectories ?? [],
     permissionMode: options.permissionMode ?? "default",
     ...(options.model ? { model: options.model } : {}),

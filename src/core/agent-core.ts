@@ -25,6 +25,8 @@ import {
   SessionOpening,
 } from "./opening.js";
 import { SavedSessions } from "./saved-sessions.js";
+import { RewindMarks, rewoundTranscripts } from "../claude/rewind-marks.js";
+import { SessionRewinds, type RewindResult } from "./rewinds.js";
 import { SessionTrust } from "./session-trust.js";
 import type { TrustAssessment } from "./workspace-trust.js";
 import type { TurnStarted } from "../session/turns/turn-queue.js";
@@ -46,12 +48,18 @@ export class AgentCore {
   private readonly opening: SessionOpening;
   private readonly saved: SavedSessions;
   private readonly trust: SessionTrust;
+  private readonly rewinds: SessionRewinds;
+  private readonly deps: AgentDependencies;
 
-  constructor(
-    private readonly deps: AgentDependencies,
-    sessionClient: SessionClientFactory,
-  ) {
+  constructor(given: AgentDependencies, sessionClient: SessionClientFactory) {
+    // Every reader of a conversation sees it as a rewind left it (rewind-marks.ts).
+    const marks = new RewindMarks(given.env);
+    const deps = (this.deps = {
+      ...given,
+      transcripts: rewoundTranscripts(given.transcripts, marks),
+    });
     const { sessions, closed } = this;
+    const rewinds = (this.rewinds = new SessionRewinds(given.transcripts, marks, sessions));
     const prompts = new SavedPrompts(deps.env);
     this.accounts = new Accounts(deps, sessions, () => this.opening.warmUp());
     const { accounts } = this;
@@ -64,6 +72,7 @@ export class AgentCore {
       accounts,
       closed,
       trust,
+      rewinds,
     });
     this.saved = new SavedSessions(deps, sessions, prompts, closed);
   }
@@ -205,6 +214,24 @@ export class AgentCore {
     const session = this.sessions.find(sessionId);
     if (session) this.trust.cancel(session);
     this.sessions.cancel(sessionId);
+  }
+
+  /** `session/rewind` (rewinds.ts). */
+  rewind(sessionId: string, toMessageId: string): Promise<RewindResult> {
+    return this.rewinds.rewind(sessionId, toMessageId);
+  }
+
+  /** `session/edit_prompt` (rewinds.ts): answered as the prompt it runs. */
+  editPrompt(
+    sessionId: string,
+    messageId: string,
+    content: ContentBlock[],
+    signal?: AbortSignal,
+    started?: TurnStarted,
+  ): Promise<PromptResponse> {
+    return this.rewinds.editPrompt(sessionId, messageId, content, (id, prompt) =>
+      this.prompt(id, prompt, signal, started),
+    );
   }
 
   /** A login the client ran in a terminal, checked (accounts.ts). */

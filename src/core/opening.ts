@@ -26,6 +26,7 @@ import type { Accounts } from "./accounts.js";
 import type { SessionTrust } from "./session-trust.js";
 import type { TrustAssessment } from "./workspace-trust.js";
 import type { ClosedSessions } from "./closed-sessions.js";
+import type { SessionRewinds } from "./rewinds.js";
 import type { AgentDependencies, SessionClientFactory } from "./dependencies.js";
 
 /** Idle Claude processes are closed after this long unless CLAUDE_AGENT_ACP_IDLE_TIMEOUT_MS says otherwise. */
@@ -71,6 +72,8 @@ export interface OpeningContext {
   closed: ClosedSessions;
   /** The trust of the sessions' folders. */
   trust: SessionTrust;
+  /** Where a rewound conversation resumes (rewinds.ts). */
+  rewinds: SessionRewinds;
 }
 
 /**
@@ -213,6 +216,8 @@ export class SessionOpening {
     const { additionalDirectories, mcpServers, executable, systemPrompt, settings } = prepared;
     sessions.remove(id)?.close();
     await processes.exited(id); // one id, one Claude Code process: the previous one goes first
+    const resume = options.conversations?.at(-1);
+    const resumeAt = resume && (await this.context.rewinds.resumeAt(resume, params.cwd));
     const session = new Session({
       id,
       cwd: params.cwd,
@@ -230,9 +235,8 @@ export class SessionOpening {
       provider: accounts.provider(),
       providerModels: accounts.providerModels(),
       projectContext: prepared.trust.loadsProjectContext,
-      ...(options.conversations?.length
-        ? { resume: options.conversations.at(-1), earlier: options.conversations.slice(0, -1) }
-        : {}),
+      ...(resume ? { resume, earlier: options.conversations!.slice(0, -1) } : {}),
+      ...(resumeAt ? { resumeAt } : {}),
     });
     try {
       // The conversation a load replays is what the user waits to see: Claude Code starts

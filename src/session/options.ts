@@ -23,6 +23,8 @@ export interface SessionOptions {
   idleTimeoutMs: number;
   /** Continue this saved Claude conversation (session/load, resume, fork) instead of a new one. */
   resume?: string;
+  /** `resume` was rewound to this entry, which its transcript does not show yet (rewind-marks.ts). */
+  resumeAt?: string;
   /** The conversations before `resume` in this ACP session (plan handoffs), oldest first. */
   earlier?: readonly string[];
   /** The models of Claude Code's last start, offered until this one reports its own. */

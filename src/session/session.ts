@@ -128,7 +128,6 @@ export class Session {
         }
       },
       backgroundBusy: () => background.activity.busy,
-      closeIfIdle: () => this.closeIfIdle(),
       compaction: idleCompactionHost(() => this.parts),
       hung: (hung, error) => processHung(wired, hung, error),
     });
@@ -221,10 +220,8 @@ export class Session {
   /** session/load: the whole saved conversation as updates, before the load is answered. */
   replay(transcripts: ConversationReader = this.options.transcripts): Promise<void> {
     const conversations = [...(this.options.earlier ?? []), this.parts.process.conversation];
-    return replaySession(
-      { ...this.parts, transcripts, cwd: this.cwd, children: this.client.children },
-      conversations,
-    );
+    const host = { ...this.parts, transcripts, cwd: this.cwd, children: this.client.children };
+    return replaySession(host, conversations);
   }
 
   /** Tells the client its slash commands and the title, then which MCP servers failed. */
@@ -278,14 +275,6 @@ export class Session {
     process.restart();
   }
 
-  private closeIfIdle(): void {
-    // Background work (a subagent, a command) would die with the process.
-    const { process, activity } = this.parts;
-    if (this.closed || this.turns.busy || !process.current || activity.busy) return;
-    log.debug(`session ${this.id}: idle; closing its Claude Code process`);
-    process.restart();
-  }
-
   /**
    * The client set another provider: the process goes when the session is idle, and a turn
    * that waits for it starts on a new one, resuming the conversation. Background work (a
@@ -326,6 +315,17 @@ export class Session {
   /** The client retitled the conversation: the title it saved is published as any other. */
   titleChanged(): Promise<void> {
     return this.parts.titles.afterOpen();
+  }
+
+  /**
+   * session/rewind (core/rewinds.ts): `cut` says where the conversation goes on after, first
+   * as a check (a wrong id stops nothing), then once the turns have stopped (`final`).
+   */
+  async rewind(cut: (conversation: string, final: boolean) => Promise<string>): Promise<void> {
+    await cut(this.parts.process.conversation, false);
+    this.cancel();
+    await this.turns.drained();
+    this.parts.process.rewind(await cut(this.parts.process.conversation, true));
   }
 
   /** The mode a process started now runs in. */

@@ -81,7 +81,10 @@ export function sessionQueryOptions(session: {
   cwd: string;
   additionalDirectories: readonly string[];
   /** A new conversation, or the saved one to continue. */
-  conversation: Pick<ClaudeQueryOptions, "sessionId" | "exactSessionId" | "resume">;
+  conversation: Pick<
+    ClaudeQueryOptions,
+    "sessionId" | "exactSessionId" | "resume" | "resumeSessionAt"
+  >;
   mode: string;
   configuration: SessionConfiguration | undefined;
   canUseTool: ClaudeQueryOptions["canUseTool"];

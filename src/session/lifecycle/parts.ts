@@ -3,6 +3,7 @@
 import type { ProviderLaunch } from "../../claude/provider-env.js";
 import type { ClaudeNotRespondingError } from "../../errors.js";
 import type { ClaudeQuery } from "../../claude/query.js";
+import { log } from "../../logger.js";
 import { sessionEnvironment } from "../configuration/claude-env.js";
 import { IdleClose } from "./idle-close.js";
 import { IdleCompaction, type IdleCompactionTurnSide } from "./idle-compaction.js";
@@ -14,12 +15,10 @@ import { Watchdog, watchdogBounds } from "./watchdog.js";
 export interface LifecycleHost
   extends Omit<SessionStartupHost, "process" | "idle">, SessionProcessHost {
   /** The conversation the session opens with: a new one, or the saved one it continues. */
-  readonly opened: { id: string; resume?: string | undefined };
+  readonly opened: { id: string; resume?: string | undefined; resumeAt?: string | undefined };
   readonly provider?: ProviderLaunch | undefined;
   /** An idle session's Claude process is closed after this long (0: never). */
   readonly idleTimeoutMs: number;
-  /** The idle timer ran out: the process goes unless work runs. */
-  closeIfIdle(): void;
   /** What an idle compaction reads of the session, and how it runs (idle-compaction.ts). */
   readonly compaction: IdleCompactionTurnSide;
   /** The process stopped answering a turn (watchdog.ts). */
@@ -40,7 +39,11 @@ export function lifecycleParts(host: LifecycleHost) {
   });
   // An idle compaction due keeps the process whose prompt cache it reads.
   const idleClose = new IdleClose(host.idleTimeoutMs, () => {
-    if (!idleCompaction.pending) host.closeIfIdle();
+    // Background work (a subagent, a command) would die with the process.
+    if (idleCompaction.pending || host.closed() || host.turns().busy) return;
+    if (!process.current || host.backgroundBusy()) return;
+    log.debug(`session ${host.id()}: idle; closing its Claude Code process`);
+    process.restart();
   });
   const watchdog = new Watchdog(
     watchdogBounds(host.env),

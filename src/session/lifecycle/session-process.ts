@@ -10,7 +10,7 @@ import { continuationId } from "./continuations.js";
 /** The conversation a process starts: a new one under this id, or the saved one it resumes. */
 export type ProcessConversation = Pick<
   ClaudeQueryOptions,
-  "sessionId" | "exactSessionId" | "resume"
+  "sessionId" | "exactSessionId" | "resume" | "resumeSessionAt"
 >;
 
 /** What the process needs of its session. */
@@ -37,6 +37,11 @@ export class SessionProcess {
   conversation: string;
   /** True once a prompt reached Claude Code, so a restart resumes the transcript. */
   private hasTranscript: boolean;
+  /**
+   * The conversation was rewound to this entry: a process resumes it there, until a prompt
+   * makes the transcript continue from it (rewind-marks.ts).
+   */
+  private resumeAt: string | undefined;
   /** The provider the next process is started for. */
   private provider: ProviderLaunch | undefined;
   /**
@@ -51,17 +56,28 @@ export class SessionProcess {
 
   constructor(
     private readonly host: SessionProcessHost,
-    conversation: { id: string; resume?: string | undefined },
+    conversation: { id: string; resume?: string | undefined; resumeAt?: string | undefined },
     provider: ProviderLaunch | undefined,
   ) {
     this.conversation = conversation.resume ?? conversation.id;
     this.hasTranscript = conversation.resume !== undefined;
+    this.resumeAt = conversation.resumeAt;
     this.provider = provider;
   }
 
   /** A prompt reached Claude Code: a later process resumes the conversation. */
   promptSent(): void {
     this.hasTranscript = true;
+    this.resumeAt = undefined;
+  }
+
+  /**
+   * The conversation is rewound to `entry`: the process ends, and the next one resumes it
+   * there, so that the model never sees what came after.
+   */
+  rewind(entry: string): void {
+    this.resumeAt = entry;
+    this.restart();
   }
 
   /**
@@ -82,7 +98,7 @@ export class SessionProcess {
   start(mode: string, fresh: { exactSessionId?: boolean } = {}): ClaudeQuery {
     this.stale = false; // a process started now has what the session has now
     const conversation = this.hasTranscript
-      ? { resume: this.conversation }
+      ? { resume: this.conversation, ...(this.resumeAt ? { resumeSessionAt: this.resumeAt } : {}) }
       : { sessionId: this.conversation, ...fresh };
     const query = this.host.startQuery(this.host.queryOptions(conversation, mode, this.provider));
     if (!this.hasTranscript) this.fresh.add(query);

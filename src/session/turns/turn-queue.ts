@@ -128,6 +128,11 @@ export class TurnQueue {
     return run;
   }
 
+  /** Resolves once the turns and commands queued so far have ended. */
+  async drained(): Promise<void> {
+    for (let chain; chain !== this.chain;) await (chain = this.chain);
+  }
+
   /** Cancels the running prompt and the ones queued behind it. */
   cancel(): void {
     for (const command of this.commands) command.abort();

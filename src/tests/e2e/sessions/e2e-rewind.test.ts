@@ -1,0 +1,122 @@
+// End-to-end on the real Claude Code (issue 55 items 2 and 4, the session-rewind RFD):
+// session/rewind keeps the conversation up to a message and drops the rest, for the model's
+// next request and for a load; session/edit_prompt runs a prompt's turn again with new
+// content; a wrong id changes nothing.
+import { afterEach, expect, it } from "vitest";
+import { lastUserText, type TurnSpec } from "../../../scripted-api/index.js";
+import { shareAgents, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { conversation, INVALID_PARAMS, rawError } from "../../support/e2e-sessions/index.js";
+
+afterEach(stopAllE2E);
+shareAgents();
+
+const echo: TurnSpec = (request) => ({
+  content: [{ type: "text", text: `reply to: ${lastUserText(request)}` }],
+});
+
+/** A session of three exchanges; each prompt's id and each answer's message id. */
+async function threeExchanges(e2e: E2E) {
+  const { sessionId } = await e2e.newSession();
+  const answers: Array<{ userMessageId?: string }> = [];
+  for (const text of ["One.", "Two.", "Three."]) {
+    answers.push((await e2e.prompt(sessionId, text)) as object);
+  }
+  const replies = [
+    ...new Set(e2e.updates.of(sessionId, "agent_message_chunk").map((u) => u.messageId)),
+  ];
+  return { sessionId, userIds: answers.map((a) => a.userMessageId!), replies };
+}
+
+const rewind = (e2e: E2E, sessionId: string, toMessageId: string) =>
+  e2e.client.request<{ remainingMessageCount: number; lastMessageId: string }>("session/rewind", {
+    sessionId,
+    toMessageId,
+  });
+
+it("is advertised as the RFD says", async () => {
+  const e2e = await startE2E();
+  const answer = await e2e.initialize();
+  expect(answer.agentCapabilities).toMatchObject({
+    rewindSession: { supported: true, supportsEditPrompt: true },
+  });
+});
+
+it("a rewind to Claude's first answer: the next request holds the first exchange alone", async () => {
+  const e2e = await startE2E({ scenario: Array<TurnSpec>(6).fill(echo) });
+  const { sessionId, replies } = await threeExchanges(e2e);
+  expect(replies).toHaveLength(3);
+
+  expect(await rewind(e2e, sessionId, replies[0]!)).toEqual({
+    remainingMessageCount: 2,
+    lastMessageId: replies[0],
+  });
+  await e2e.prompt(sessionId, "Four.");
+  expect(conversation(e2e.api.lastMainRequest()!)).toEqual([
+    "user: One.",
+    "assistant: reply to: One.",
+    "user: Four.",
+  ]);
+});
+
+it("a load right after a rewind replays only what was kept, and the session goes on from there", async () => {
+  const e2e = await startE2E({ scenario: Array<TurnSpec>(6).fill(echo) });
+  const { sessionId, replies } = await threeExchanges(e2e);
+  await rewind(e2e, sessionId, replies[1]!);
+  await e2e.client.request("session/close", { sessionId });
+  e2e.updates.forget();
+
+  await e2e.client.request("session/load", { sessionId, cwd: e2e.cwd, mcpServers: [] });
+  const replayed = e2e.updates
+    .of(sessionId)
+    .flatMap((u) =>
+      (u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk") &&
+      u.content.type === "text"
+        ? [`${u.sessionUpdate === "user_message_chunk" ? "user" : "assistant"}: ${u.content.text}`]
+        : [],
+    );
+  expect(replayed).toEqual([
+    "user: One.",
+    "assistant: reply to: One.",
+    "user: Two.",
+    "assistant: reply to: Two.",
+  ]);
+  await e2e.prompt(sessionId, "Four.");
+  expect(conversation(e2e.api.lastMainRequest()!).join("\n")).not.toContain("Three.");
+});
+
+it("an edit of the second prompt runs it again with the new text and drops the third", async () => {
+  const e2e = await startE2E({ scenario: Array<TurnSpec>(6).fill(echo) });
+  const { sessionId, userIds } = await threeExchanges(e2e);
+
+  const answer = await e2e.client.request<object>("session/edit_prompt", {
+    sessionId,
+    messageId: userIds[1],
+    newContent: [{ type: "text", text: "Two, edited." }],
+  });
+  expect(answer).toMatchObject({ stopReason: "end_turn", userMessageId: expect.any(String) });
+  expect(conversation(e2e.api.lastMainRequest()!)).toEqual([
+    "user: One.",
+    "assistant: reply to: One.",
+    "user: Two, edited.",
+  ]);
+  const text = e2e.updates
+    .of(sessionId, "agent_message_chunk")
+    .map((u) => (u.content.type === "text" ? u.content.text : ""))
+    .join("");
+  expect(text).toContain("reply to: Two, edited.");
+});
+
+it("a messageId the session does not hold, and an edit of an answer, are refused and change nothing", async () => {
+  const e2e = await startE2E({ scenario: Array<TurnSpec>(6).fill(echo) });
+  const { sessionId, replies } = await threeExchanges(e2e);
+  const unknown = await rawError(e2e, "session/rewind", { sessionId, toMessageId: "msg_nope" });
+  expect(unknown?.code).toBe(INVALID_PARAMS);
+  const notPrompt = await rawError(e2e, "session/edit_prompt", {
+    sessionId,
+    messageId: replies[0],
+    newContent: [{ type: "text", text: "x" }],
+  });
+  expect(notPrompt?.code).toBe(INVALID_PARAMS);
+  await e2e.prompt(sessionId, "Four.");
+  expect(conversation(e2e.api.lastMainRequest()!).join("\n")).toContain("reply to: Three.");
+});
