@@ -25,7 +25,7 @@ import {
   SessionOpening,
 } from "./opening.js";
 import { SavedSessions } from "./saved-sessions.js";
-import { RewindMarks, rewoundTranscripts } from "../claude/rewind-marks.js";
+import { RewindMarks, rewoundTranscripts } from "../claude/cuts/rewind-marks.js";
 import { SessionRewinds, type RewindResult } from "./rewinds.js";
 import { SessionTrust } from "./session-trust.js";
 import type { TrustAssessment } from "./workspace-trust.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import type { McpServer } from "@agentclientprotocol/sdk";
-import { forkPoint } from "../claude/fork-point.js";
+import { forkPoint } from "../claude/cuts/fork-point.js";
 import type { ClaudeTranscripts } from "../claude/transcripts.js";
 import { InvalidParamsError } from "../errors.js";
 import type { RequestedSystemPrompt } from "../acp/session-params.js";

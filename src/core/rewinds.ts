@@ -1,6 +1,6 @@
 import type { ContentBlock, PromptResponse } from "@agentclientprotocol/sdk";
-import { forkPoint, isPrompt, shownMessageCount } from "../claude/fork-point.js";
-import { applyRewind, cutOf, type RewindMarks } from "../claude/rewind-marks.js";
+import { forkPoint, isPrompt, shownMessageCount } from "../claude/cuts/fork-point.js";
+import { applyRewind, cutOf, type RewindMarks } from "../claude/cuts/rewind-marks.js";
 import type { ClaudeTranscriptMessage, ClaudeTranscripts } from "../claude/transcripts.js";
 import { InvalidParamsError } from "../errors.js";
 import { log } from "../logger.js";

@@ -1,7 +1,7 @@
 // Where a fork at a message ends (the fork-at-message RFD): the message a client was shown,
 // whole, with the tool results that answer it; nothing after.
 import { describe, expect, it } from "vitest";
-import { forkPoint } from "../../../claude/fork-point.js";
+import { forkPoint } from "../../../claude/cuts/fork-point.js";
 import type { ClaudeTranscriptMessage } from "../../../claude/transcripts.js";
 
 const entry = (

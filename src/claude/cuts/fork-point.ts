@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ClaudeTranscriptMessage } from "./transcripts.js";
+import type { ClaudeTranscriptMessage } from "../transcripts.js";
 
 /** What a saved message says that a fork point reads: its API id and its blocks' ids. */
 const saved = z

@@ -5,10 +5,10 @@
 // entry the transcript ended with then. Once the transcript ends elsewhere, the cut is in it.
 import { rm } from "node:fs/promises";
 import { z } from "zod";
-import { log } from "../logger.js";
-import { readCacheFile } from "../util/cache-file.js";
-import { agentStatePath, writeWhole } from "../util/whole-file.js";
-import type { ClaudeTranscriptMessage, ClaudeTranscripts } from "./transcripts.js";
+import { log } from "../../logger.js";
+import { readCacheFile } from "../../util/cache-file.js";
+import { agentStatePath, writeWhole } from "../../util/whole-file.js";
+import type { ClaudeTranscriptMessage, ClaudeTranscripts } from "../transcripts.js";
 
 export interface RewindMark {
   /** The entry kept last. */
