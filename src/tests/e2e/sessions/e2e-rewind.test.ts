@@ -93,7 +93,10 @@ it("an edit of the second prompt runs it again with the new text and drops the t
     messageId: userIds[1],
     newContent: [{ type: "text", text: "Two, edited." }],
   });
-  expect(answer).toMatchObject({ stopReason: "end_turn", userMessageId: expect.any(String) });
+  expect(answer).toMatchObject({
+    stopReason: "end_turn",
+    userMessageId: expect.any(String) as string,
+  });
   expect(conversation(e2e.api.lastMainRequest()!)).toEqual([
     "user: One.",
     "assistant: reply to: One.",
