@@ -2,6 +2,8 @@
 // session/rewind keeps the conversation up to a message and drops the rest, for the model's
 // next request and for a load; session/edit_prompt runs a prompt's turn again with new
 // content; a wrong id changes nothing.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { lastUserText, type TurnSpec } from "../../../scripted-api/index.js";
 import { shareAgents, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
@@ -122,4 +124,39 @@ it("a messageId the session does not hold, and an edit of an answer, are refused
   expect(notPrompt?.code).toBe(INVALID_PARAMS);
   await e2e.prompt(sessionId, "Four.");
   expect(conversation(e2e.api.lastMainRequest()!).join("\n")).toContain("reply to: Three.");
+});
+
+it("a rewind during a running turn cancels it first: the command waiting for permission never runs", async () => {
+  const e2e = await startE2E({
+    scenario: [
+      echo,
+      {
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_rewind_running",
+            name: "Bash",
+            input: { command: "echo ran > ran.txt", description: "Write" },
+          },
+        ],
+      },
+      echo,
+    ],
+    permission: { answer: "never" },
+  });
+  const { sessionId } = await e2e.newSession();
+  await e2e.prompt(sessionId, "One.");
+  const [first] = new Set(e2e.updates.of(sessionId, "agent_message_chunk").map((u) => u.messageId));
+  const running = e2e.prompt(sessionId, "Write the file.");
+  await e2e.permissions.waitForRequest(1);
+
+  await rewind(e2e, sessionId, first!);
+  expect(await running).toMatchObject({ stopReason: "cancelled" });
+  expect(existsSync(join(e2e.cwd, "ran.txt"))).toBe(false);
+  await e2e.prompt(sessionId, "Two.");
+  expect(conversation(e2e.api.lastMainRequest()!)).toEqual([
+    "user: One.",
+    "assistant: reply to: One.",
+    "user: Two.",
+  ]);
 });

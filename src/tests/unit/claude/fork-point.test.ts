@@ -1,7 +1,8 @@
 // Where a fork at a message ends (the fork-at-message RFD): the message a client was shown,
 // whole, with the tool results that answer it; nothing after.
 import { describe, expect, it } from "vitest";
-import { forkPoint } from "../../../claude/cuts/fork-point.js";
+import { forkPoint, isPrompt, shownMessageCount } from "../../../claude/cuts/fork-point.js";
+import { applyRewind } from "../../../claude/cuts/rewind-marks.js";
 import type { ClaudeTranscriptMessage } from "../../../claude/transcripts.js";
 
 const entry = (
@@ -53,5 +54,37 @@ describe("a fork at a message", () => {
   it("names no point for an id the conversation does not hold", () => {
     expect(forkPoint(CONVERSATION, "msg_9")).toBeUndefined();
     expect(forkPoint([], "u1")).toBeUndefined();
+  });
+});
+
+describe("the messages a client was shown", () => {
+  it("count each prompt and each of Claude's messages once, tool results not at all", () => {
+    expect(shownMessageCount(CONVERSATION)).toBe(5);
+    expect(shownMessageCount(CONVERSATION.slice(0, 5))).toBe(2);
+  });
+
+  it("a prompt is a user message that is not tool results", () => {
+    expect(CONVERSATION.filter(isPrompt).map((m) => m.uuid)).toEqual(["u1", "u2"]);
+  });
+});
+
+describe("a rewind's cut (rewind-marks.ts)", () => {
+  const mark = { upTo: "a2", end: "a3" };
+
+  it("cuts the conversation after the entry kept last while the transcript ends where it did", () => {
+    expect(
+      applyRewind(CONVERSATION, mark)
+        .map((m) => m.uuid)
+        .at(-1),
+    ).toBe("a2");
+  });
+
+  it("is shown by the transcript once it ends elsewhere: the messages are as they are", () => {
+    const continued = [
+      ...CONVERSATION.slice(0, 6),
+      entry("user", "u3", { role: "user", content: "After the rewind." }),
+    ];
+    expect(applyRewind(continued, mark)).toEqual(continued);
+    expect(applyRewind(CONVERSATION, undefined)).toEqual(CONVERSATION);
   });
 });
