@@ -219,23 +219,34 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       .onRequest(
         REWIND_METHOD,
         rewindParams,
-        answering(({ params }) => core.rewind(params.sessionId, params.toMessageId)),
+        answering(async ({ params }) => {
+          const { files, ...rewound } = await core.rewind(
+            params.sessionId,
+            params.toMessageId,
+            params._meta,
+          );
+          return files ? { ...rewound, _meta: { claudeCode: { files } } } : rewound;
+        }),
       )
       .onRequest(
         EDIT_PROMPT_METHOD,
         editPromptParams,
         answering(async ({ params, signal }) => {
           let userMessageId: string | undefined;
-          const answer = await core.editPrompt(
+          const edit = { messageId: params.messageId, content: params.newContent };
+          const { answer, files } = await core.editPrompt(
             params.sessionId,
-            params.messageId,
-            params.newContent,
+            params._meta === "restore" ? { ...edit, files: params._meta } : edit,
             signal,
             (id, saved) => {
               if (saved) userMessageId = id;
             },
           );
-          return userMessageId ? { ...answer, userMessageId } : answer;
+          return {
+            ...answer,
+            ...(userMessageId ? { userMessageId } : {}),
+            ...(files ? { _meta: { claudeCode: { files } } } : {}),
+          };
         }),
       )
       .onRequest(

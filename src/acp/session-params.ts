@@ -97,11 +97,28 @@ export const EDIT_PROMPT_METHOD = "session/edit_prompt";
 
 /** Message ids are Claude Code's uuids and the API's message ids. */
 const messageId = z.string().min(1).max(200);
-const rewind = z.looseObject({ sessionId: z.string(), toMessageId: messageId });
+/**
+ * `_meta.claudeCode.rewindFiles`: the files Claude changed after the cut go back too
+ * (`true`), or, on session/rewind, are only counted and nothing changes (`"dryRun"`).
+ */
+const rewindMeta = (files: z.ZodType<true | "dryRun">) =>
+  z
+    .object({ claudeCode: z.object({ rewindFiles: files.optional() }).optional() })
+    .nullish()
+    .transform((meta) => {
+      const choice = meta?.claudeCode?.rewindFiles;
+      return choice === "dryRun" ? ("dryRun" as const) : choice ? ("restore" as const) : undefined;
+    });
+const rewind = z.looseObject({
+  sessionId: z.string(),
+  toMessageId: messageId,
+  _meta: rewindMeta(z.union([z.literal(true), z.literal("dryRun")])),
+});
 const editPrompt = z.looseObject({
   sessionId: z.string(),
   messageId,
   newContent: z.array(z.looseObject({ type: z.string() })).min(1),
+  _meta: rewindMeta(z.literal(true)),
 });
 
 export const rewindParams = {

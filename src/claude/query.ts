@@ -11,6 +11,7 @@ import type {
   McpServerStatus,
   ModelInfo,
   PermissionMode,
+  RewindFilesResult,
   SDKMessage,
   SDKUserMessage,
   SettingSource,
@@ -82,6 +83,11 @@ export interface ClaudeQuery {
    * made none (the model's reply was not the JSON it asks for).
    */
   generateTitle(description: string): Promise<string | undefined>;
+  /**
+   * The files Claude Code changed since the user message `userMessageId`, put back as they
+   * were when it was sent (file checkpointing), or with `dryRun` only counted.
+   */
+  rewindFiles(userMessageId: string, dryRun: boolean): Promise<FilesRewound>;
   /** Ends the process now, however it is stuck: SIGTERM, SIGKILL after a grace. */
   terminate(): void;
   /** What Claude Code reported at start-up: commands, models, account. */
@@ -91,6 +97,9 @@ export interface ClaudeQuery {
   /** Settles once the process has exited after `close()` (never before it is called). */
   readonly exited?: Promise<void>;
 }
+
+/** What a rewind of files did, or would do (the SDK's RewindFilesResult). */
+export type FilesRewound = RewindFilesResult;
 
 export interface ClaudeInitialization {
   commands: SlashCommand[];

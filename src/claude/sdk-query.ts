@@ -54,6 +54,9 @@ export function hostOptions(
     systemPrompt: options.systemPrompt ?? { type: "preset", preset: "claude_code" },
     settingSources: [...(options.settingSources ?? DEFAULT_SETTING_SOURCES)],
     includePartialMessages: true,
+    // Every session keeps its files' checkpoints, so a rewind can put files back
+    // (core/rewinds.ts); the same for every process, so a spare or an early start has it too.
+    enableFileCheckpointing: true,
     ...(options.forwardSubagentText ? { forwardSubagentText: true } : {}),
     ...(options.promptSuggestions ? { promptSuggestions: true } : {}),
     // The display alone: the kind of thinking stays Claude Code's choice for the model.
@@ -176,6 +179,8 @@ export function wrapQuery(
       return { ultracode: ultracodeOf(report), thinkingOff: thinkingOffOf(report) };
     },
     generateTitle: async (description) => generateSessionTitle(await sdk(), description),
+    rewindFiles: async (userMessageId, dryRun) =>
+      (await sdk()).rewindFiles(userMessageId, { dryRun }),
     terminate: () => claudeProcess.terminate(),
     initialization: async () => {
       const result = await (await sdk()).initializationResult();

@@ -309,6 +309,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     compactionSettings: async () => (await decided).compactionSettings(),
     startReport: async () => (await decided).startReport(),
     generateTitle: async (description) => (await decided).generateTitle(description),
+    rewindFiles: async (id, dryRun) => (await decided).rewindFiles(id, dryRun),
     terminate: () => active.terminate(),
     initialization: async () => (await decided).initialization(),
     close: () => {

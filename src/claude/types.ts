@@ -11,6 +11,7 @@ export type {
   McpServerStatus,
   ModelInfo,
   PermissionMode,
+  RewindFilesResult,
   PermissionResult,
   PermissionUpdate,
   PermissionRuleValue,

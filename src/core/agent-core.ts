@@ -26,7 +26,12 @@ import {
 } from "./opening.js";
 import { SavedSessions } from "./saved-sessions.js";
 import { RewindMarks, rewoundTranscripts } from "../claude/cuts/rewind-marks.js";
-import { SessionRewinds, type RewindResult } from "./rewinds.js";
+import {
+  SessionRewinds,
+  type FilesChoice,
+  type FilesReport,
+  type RewindResult,
+} from "./rewinds.js";
 import { SessionTrust } from "./session-trust.js";
 import type { TrustAssessment } from "./workspace-trust.js";
 import type { TurnStarted } from "../session/turns/turn-queue.js";
@@ -216,21 +221,24 @@ export class AgentCore {
     this.sessions.cancel(sessionId);
   }
 
-  /** `session/rewind` (rewinds.ts). */
-  rewind(sessionId: string, toMessageId: string): Promise<RewindResult> {
-    return this.rewinds.rewind(sessionId, toMessageId);
+  /** `session/rewind` (rewinds.ts); `files`: the files go back too, or are only counted. */
+  rewind(sessionId: string, toMessageId: string, files?: FilesChoice): Promise<RewindResult> {
+    return this.rewinds.rewind(sessionId, toMessageId, files);
   }
 
   /** `session/edit_prompt` (rewinds.ts): answered as the prompt it runs. */
   editPrompt(
     sessionId: string,
-    messageId: string,
-    content: ContentBlock[],
+    edit: { messageId: string; content: ContentBlock[]; files?: "restore" },
     signal?: AbortSignal,
     started?: TurnStarted,
-  ): Promise<PromptResponse> {
-    return this.rewinds.editPrompt(sessionId, messageId, content, (id, prompt) =>
-      this.prompt(id, prompt, signal, started),
+  ): Promise<{ answer: PromptResponse; files?: FilesReport }> {
+    return this.rewinds.editPrompt(
+      sessionId,
+      edit.messageId,
+      edit.content,
+      edit.files,
+      (id, prompt) => this.prompt(id, prompt, signal, started),
     );
   }
 

@@ -1,20 +1,42 @@
 import type { ContentBlock, PromptResponse } from "@agentclientprotocol/sdk";
 import { forkPoint, isPrompt, shownMessageCount } from "../claude/cuts/fork-point.js";
 import { applyRewind, cutOf, type RewindMarks } from "../claude/cuts/rewind-marks.js";
+import type { FilesRewound } from "../claude/query.js";
 import type { ClaudeTranscriptMessage, ClaudeTranscripts } from "../claude/transcripts.js";
 import { InvalidParamsError } from "../errors.js";
 import { log } from "../logger.js";
 import type { SessionRegistry } from "../session/registry.js";
 import type { Session } from "../session/session.js";
 
-/** What `session/rewind` answers (the RFD's shape). */
+/** Whether a rewind puts the files back too, or only says what that would change. */
+export type FilesChoice = "restore" | "dryRun" | undefined;
+
+/** What a rewind did to the files (or, in a dry run, would do). */
+export interface FilesReport {
+  dryRun: boolean;
+  filesChanged: string[];
+  insertions: number;
+  deletions: number;
+  /** Files not touched: a link, or another process, changed them (never in a dry run). */
+  skippedLinks: number;
+}
+
+/** What `session/rewind` answers (the RFD's shape), and the files' report when asked. */
 export interface RewindResult {
   remainingMessageCount: number;
   lastMessageId: string;
+  files?: FilesReport;
 }
 
 /** A prompt of an open session, as the core runs it (agent-core.ts `prompt`). */
 type RunPrompt = (sessionId: string, prompt: ContentBlock[]) => Promise<PromptResponse>;
+
+interface Messages {
+  /** As Claude Code saved them. */
+  raw: ClaudeTranscriptMessage[];
+  /** As the client was shown them: earlier rewinds applied. */
+  shown: ClaudeTranscriptMessage[];
+}
 
 /**
  * The session-rewind RFD: `session/rewind` keeps an open session's conversation up to and
@@ -22,7 +44,8 @@ type RunPrompt = (sessionId: string, prompt: ContentBlock[]) => Promise<PromptRe
  * before a prompt and runs that turn again with new content. A running turn is cancelled
  * first. Claude Code truncates the conversation when its next process resumes it at the
  * entry kept last (resumeSessionAt); the cut is kept (rewind-marks.ts) until its transcript
- * shows it, so a load meanwhile replays, and a fork copies, only what was kept.
+ * shows it, so a load meanwhile replays, and a fork copies, only what was kept. Asked, the
+ * files Claude changed after the cut go back too (its file checkpoints), each one listed.
  */
 export class SessionRewinds {
   constructor(
@@ -37,19 +60,30 @@ export class SessionRewinds {
     return cutOf(this.transcripts, this.marks, conversation, cwd);
   }
 
-  async rewind(sessionId: string, toMessageId: string): Promise<RewindResult> {
+  async rewind(sessionId: string, toMessageId: string, files: FilesChoice): Promise<RewindResult> {
     const session = this.sessions.require(sessionId);
     let result: RewindResult | undefined;
-    await session.rewind(async (conversation, final) => {
-      const messages = await this.messages(session, conversation);
-      const upTo = requireCut(messages, toMessageId);
-      if (!final) return upTo;
-      const { shown } = messages;
-      const kept = shown.slice(0, shown.findIndex((m) => m.uuid === upTo) + 1);
-      await this.cut(session, conversation, messages, upTo);
-      result = { remainingMessageCount: shownMessageCount(kept), lastMessageId: toMessageId };
-      return upTo;
+    let restoreAt: string | undefined;
+    let cutIn = "";
+    await session.rewind({
+      dryRun: files === "dryRun",
+      cut: async (conversation) => {
+        cutIn = conversation;
+        const messages = await this.messages(session, conversation);
+        const { shown } = messages;
+        const upTo = requireCut(messages, toMessageId);
+        const kept = shown.slice(0, shown.findIndex((m) => m.uuid === upTo) + 1);
+        if (files) restoreAt = turnAfter(shown, kept.length);
+        result = { remainingMessageCount: shownMessageCount(kept), lastMessageId: toMessageId };
+        return upTo;
+      },
+      ...(files && {
+        files: async (query) => {
+          result!.files = await filesBack(query, restoreAt, files === "dryRun");
+        },
+      }),
     });
+    if (files !== "dryRun") await this.keep(session, cutIn, toMessageId, requireCut);
     return result!;
   }
 
@@ -58,41 +92,50 @@ export class SessionRewinds {
     sessionId: string,
     messageId: string,
     content: ContentBlock[],
+    files: Exclude<FilesChoice, "dryRun">,
     run: RunPrompt,
-  ): Promise<PromptResponse> {
+  ): Promise<{ answer: PromptResponse; files?: FilesReport }> {
     const session = this.sessions.require(sessionId);
-    await session.rewind(async (conversation, final) => {
-      const messages = await this.messages(session, conversation);
-      const upTo = requireBefore(messages, messageId);
-      if (final) await this.cut(session, conversation, messages, upTo);
-      return upTo;
+    let report: FilesReport | undefined;
+    let cutIn = "";
+    await session.rewind({
+      cut: async (conversation) => {
+        cutIn = conversation;
+        return requireBefore(await this.messages(session, conversation), messageId);
+      },
+      ...(files && {
+        files: async (query) => {
+          report = await filesBack(query, messageId, false);
+        },
+      }),
     });
-    return run(sessionId, content);
+    await this.keep(session, cutIn, messageId, requireBefore);
+    const answer = await run(sessionId, content);
+    return report ? { answer, files: report } : { answer };
   }
 
-  /** The conversation's messages as saved, and as the client was shown them (rewinds applied). */
   private async messages(session: Session, conversation: string): Promise<Messages> {
     const raw = await this.transcripts.messages(conversation, session.cwd);
     return { raw, shown: applyRewind(raw, await this.marks.get(conversation)) };
   }
 
-  /** Keeps the cut until the transcript shows it (rewind-marks.ts). */
-  private async cut(
+  /**
+   * Keeps the cut until the transcript shows it (rewind-marks.ts). Written after the
+   * process went, against the transcript as the stopped turns left it.
+   */
+  private async keep(
     session: Session,
     conversation: string,
-    { raw }: Messages,
-    upTo: string,
+    messageId: string,
+    where: (messages: Messages, messageId: string) => string,
   ): Promise<void> {
-    const end = raw.at(-1)?.uuid;
+    const messages = await this.messages(session, conversation);
+    const upTo = where(messages, messageId);
+    const end = messages.raw.at(-1)?.uuid;
     if (end === undefined || end === upTo) await this.marks.drop(conversation);
     else await this.marks.set(conversation, { upTo, end });
     log.info(`session ${session.id}: rewound; the conversation goes on after ${upTo}`);
   }
-}
-
-interface Messages {
-  raw: ClaudeTranscriptMessage[];
-  shown: ClaudeTranscriptMessage[];
 }
 
 /** The entry a rewind to `messageId` keeps last; -32602 for a message the session has not. */
@@ -124,4 +167,43 @@ function requireBefore({ shown }: Messages, messageId: string): string {
     );
   }
   return shown[at - 1]!.uuid;
+}
+
+/**
+ * The prompt whose sending the files go back to: the first one dropped. Claude Code keeps
+ * a checkpoint per prompt, so files go back only to a turn's end; undefined when nothing
+ * is dropped. A cut inside a turn is refused (-32602).
+ */
+function turnAfter(shown: readonly ClaudeTranscriptMessage[], kept: number): string | undefined {
+  const next = shown[kept];
+  if (!next) return undefined;
+  if (!isPrompt(next)) {
+    throw new InvalidParamsError(
+      "Files go back only to the end of a turn: rewind to the last message of a turn, or without rewindFiles.",
+    );
+  }
+  return next.uuid;
+}
+
+/** The files put back as they were when `prompt` was sent (or counted, `dryRun`). */
+async function filesBack(
+  query: { rewindFiles(id: string, dryRun: boolean): Promise<FilesRewound> },
+  prompt: string | undefined,
+  dryRun: boolean,
+): Promise<FilesReport> {
+  const none = { dryRun, filesChanged: [], insertions: 0, deletions: 0, skippedLinks: 0 };
+  if (!prompt) return none;
+  const done = await query.rewindFiles(prompt, dryRun);
+  if (!done.canRewind) {
+    throw new InvalidParamsError(
+      `Claude Code cannot put the files back: ${done.error ?? "no checkpoint of them"}.`,
+    );
+  }
+  return {
+    dryRun,
+    filesChanged: done.filesChanged ?? [],
+    insertions: done.insertions ?? 0,
+    deletions: done.deletions ?? 0,
+    skippedLinks: done.skippedLinks ?? 0,
+  };
 }

@@ -26,6 +26,7 @@ import { enterPrompt, enterSteer, type PromptEntryHost } from "./turns/prompt-en
 import { endTurn } from "./turns/turn-end.js";
 import type { SessionOptions } from "./options.js";
 import type { TurnStarted } from "./turns/turn-queue.js";
+import { rewindSession, type RewindPlan } from "./turns/rewind-turns.js";
 
 /** Every part of a session, from each room (each room's parts.ts builds its own). */
 type SessionParts = { tools: ToolCallTracker } & BackgroundParts &
@@ -317,15 +318,9 @@ export class Session {
     return this.parts.titles.afterOpen();
   }
 
-  /**
-   * session/rewind (core/rewinds.ts): `cut` says where the conversation goes on after, first
-   * as a check (a wrong id stops nothing), then once the turns have stopped (`final`).
-   */
-  async rewind(cut: (conversation: string, final: boolean) => Promise<string>): Promise<void> {
-    await cut(this.parts.process.conversation, false);
-    this.cancel();
-    await this.turns.drained();
-    this.parts.process.rewind(await cut(this.parts.process.conversation, true));
+  /** session/rewind and session/edit_prompt (core/rewinds.ts, turns/rewind-turns.ts). */
+  rewind(plan: RewindPlan): Promise<void> {
+    return rewindSession({ ...this.parts, mode: () => this.mode() }, plan);
   }
 
   /** The mode a process started now runs in. */

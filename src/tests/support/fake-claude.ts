@@ -2,6 +2,7 @@ import type {
   ClaudeInitialization,
   ClaudeQuery,
   ClaudeQueryOptions,
+  FilesRewound,
   McpSignIn,
   StartClaudeQuery,
   StartReport,
@@ -177,6 +178,10 @@ export class FakeClaudeQuery implements ClaudeQuery {
 
   /** Whether startReport() says the settings start thinking off (not unless a test says). */
   settingsThinkingOff: boolean | undefined = false;
+  rewindFiles(): Promise<FilesRewound> {
+    return Promise.resolve({ canRewind: false, error: "the fake keeps no checkpoints" });
+  }
+
   startReport(): Promise<StartReport> {
     return Promise.resolve({
       ultracode: this.ultracodeReport,

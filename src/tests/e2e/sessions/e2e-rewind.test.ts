@@ -2,7 +2,8 @@
 // session/rewind keeps the conversation up to a message and drops the rest, for the model's
 // next request and for a load; session/edit_prompt runs a prompt's turn again with new
 // content; a wrong id changes nothing.
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
+import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { lastUserText, type TurnSpec } from "../../../scripted-api/index.js";
@@ -153,6 +154,59 @@ it("a rewind during a running turn cancels it first: the command waiting for per
   await rewind(e2e, sessionId, first!);
   expect(await running).toMatchObject({ stopReason: "cancelled" });
   expect(existsSync(join(e2e.cwd, "ran.txt"))).toBe(false);
+  await e2e.prompt(sessionId, "Two.");
+  expect(conversation(e2e.api.lastMainRequest()!)).toEqual([
+    "user: One.",
+    "assistant: reply to: One.",
+    "user: Two.",
+  ]);
+});
+
+it("a rewind with files puts back a file Claude changed after the message, leaves one a link replaced, and lists both; a dry run first changes nothing", async () => {
+  const tool = (id: string, name: string, input: Record<string, unknown>): TurnSpec => ({
+    content: [{ type: "tool_use", id, name, input }],
+  });
+  const e2e = await startE2E({ permission: { answer: "select", optionId: "allow-once" } });
+  const a = join(e2e.cwd, "a.txt");
+  const b = join(e2e.cwd, "b.txt");
+  const elsewhere = join(e2e.home, "elsewhere.txt");
+  await writeFile(a, "original\n");
+  await writeFile(elsewhere, "not Claude's\n");
+  e2e.api.setScenario([
+    echo,
+    tool("toolu_rewind_read", "Read", { file_path: a }),
+    tool("toolu_rewind_write_a", "Write", { file_path: a, content: "changed\n" }),
+    tool("toolu_rewind_write_b", "Write", { file_path: b, content: "new\n" }),
+    { content: [{ type: "text", text: "Both written." }] },
+    echo,
+  ]);
+  const { sessionId } = await e2e.newSession();
+  await e2e.prompt(sessionId, "One.");
+  const [first] = new Set(e2e.updates.of(sessionId, "agent_message_chunk").map((u) => u.messageId));
+  await e2e.prompt(sessionId, "Change the files.");
+  expect(await readFile(a, "utf8")).toBe("changed\n");
+
+  const preview = await e2e.client.request<{ _meta?: { claudeCode?: { files?: unknown } } }>(
+    "session/rewind",
+    { sessionId, toMessageId: first, _meta: { claudeCode: { rewindFiles: "dryRun" } } },
+  );
+  expect(preview._meta?.claudeCode?.files).toMatchObject({
+    dryRun: true,
+    filesChanged: expect.arrayContaining([a, b]) as unknown,
+  });
+  expect(await readFile(a, "utf8")).toBe("changed\n");
+
+  // Another hand puts a link where Claude's file was.
+  await rm(b);
+  await symlink(elsewhere, b);
+  const done = await e2e.client.request<{ _meta?: { claudeCode?: { files?: unknown } } }>(
+    "session/rewind",
+    { sessionId, toMessageId: first, _meta: { claudeCode: { rewindFiles: true } } },
+  );
+  expect(done._meta?.claudeCode?.files).toMatchObject({ dryRun: false, skippedLinks: 1 });
+  expect(await readFile(a, "utf8")).toBe("original\n");
+  expect(await readFile(elsewhere, "utf8")).toBe("not Claude's\n");
+  expect(lstatSync(b).isSymbolicLink()).toBe(true);
   await e2e.prompt(sessionId, "Two.");
   expect(conversation(e2e.api.lastMainRequest()!)).toEqual([
     "user: One.",
