@@ -190,6 +190,13 @@ describe("the options Claude Code is started with", () => {
     const own = { ...summarized, clientOptions: { thinking: { type: "disabled" as const } } };
     expect(hostOptions(own).extraArgs).toBeUndefined();
   });
+
+  it("every process keeps file checkpoints (a rewind's files): a spare and a remembered start the same as a session's", () => {
+    expect(hostOptions(base).enableFileCheckpointing).toBe(true);
+    // The agent's value wins over anything passed through (a client cannot set it: the allowlist).
+    const client = { ...base, clientOptions: { enableFileCheckpointing: false } };
+    expect(hostOptions(client).enableFileCheckpointing).toBe(true);
+  });
 });
 
 /** One valid value of each option a client may set. */
