@@ -193,9 +193,8 @@ describe("the options Claude Code is started with", () => {
 
   it("every process keeps file checkpoints (a rewind's files): a spare and a remembered start the same as a session's", () => {
     expect(hostOptions(base).enableFileCheckpointing).toBe(true);
-    // The agent's value wins over anything passed through (a client cannot set it: the allowlist).
-    const client = { ...base, clientOptions: { enableFileCheckpointing: false } };
-    expect(hostOptions(client).enableFileCheckpointing).toBe(true);
+    // A client cannot set it (the allowlist); the agent's value would win anyway.
+    expect(NOT_APPLIED_OPTIONS.enableFileCheckpointing).toBe("agent");
   });
 });
 
