@@ -123,6 +123,11 @@ export interface ClaudeQueryOptions {
   resume?: string;
   /** With `resume`: continue from this entry of the transcript, dropping what came after it. */
   resumeSessionAt?: string;
+  /**
+   * With `resumeSessionAt`: the prompt of the one turn it drops, which Claude Code checks is
+   * all it drops (its validated truncation), refusing the resume otherwise.
+   */
+  resumeDropsTurn?: string;
   additionalDirectories?: string[];
   mcpServers?: Record<string, McpServerConfig>;
   permissionMode?: PermissionMode;

@@ -91,7 +91,10 @@ export function sdkOptions(options: ClaudeQueryOptions, claudeProcess: ClaudePro
     ...(options.sessionId ? { sessionId: options.sessionId } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
     ...(options.resume && options.resumeSessionAt
-      ? { resumeSessionAt: options.resumeSessionAt }
+      ? {
+          resumeSessionAt: options.resumeSessionAt,
+          ...(options.resumeDropsTurn ? { resumeDropsTurn: options.resumeDropsTurn } : {}),
+        }
       : {}),
     additionalDirectories: options.additionalDirectories ?? [],
     permissionMode: options.permissionMode ?? "default",

@@ -75,7 +75,7 @@ export class SessionRewinds {
         const kept = shown.slice(0, shown.findIndex((m) => m.uuid === upTo) + 1);
         if (files) restoreAt = turnAfter(shown, kept.length);
         result = { remainingMessageCount: shownMessageCount(kept), lastMessageId: toMessageId };
-        return upTo;
+        return { upTo, ...oneTurnDropped(messages.raw, upTo) };
       },
       ...(files && {
         files: async (query) => {
@@ -101,7 +101,9 @@ export class SessionRewinds {
     await session.rewind({
       cut: async (conversation) => {
         cutIn = conversation;
-        return requireBefore(await this.messages(session, conversation), messageId);
+        const messages = await this.messages(session, conversation);
+        const upTo = requireBefore(messages, messageId);
+        return { upTo, ...oneTurnDropped(messages.raw, upTo) };
       },
       ...(files && {
         files: async (query) => {
@@ -167,6 +169,21 @@ function requireBefore({ shown }: Messages, messageId: string): string {
     );
   }
   return shown[at - 1]!.uuid;
+}
+
+/**
+ * The prompt of the turn a cut drops, when it drops exactly one whole turn: Claude Code then
+ * checks that nothing else is dropped with it (a message it took in that the client did not
+ * see), and refuses the resume otherwise. Several turns cannot be checked so.
+ */
+function oneTurnDropped(
+  raw: readonly ClaudeTranscriptMessage[],
+  upTo: string,
+): { dropsTurn?: string } {
+  const dropped = raw.slice(raw.findIndex((m) => m.uuid === upTo) + 1);
+  const first = dropped[0];
+  if (!first || !isPrompt(first) || dropped.filter(isPrompt).length !== 1) return {};
+  return { dropsTurn: first.uuid };
 }
 
 /**

@@ -83,7 +83,7 @@ export function sessionQueryOptions(session: {
   /** A new conversation, or the saved one to continue. */
   conversation: Pick<
     ClaudeQueryOptions,
-    "sessionId" | "exactSessionId" | "resume" | "resumeSessionAt"
+    "sessionId" | "exactSessionId" | "resume" | "resumeSessionAt" | "resumeDropsTurn"
   >;
   mode: string;
   configuration: SessionConfiguration | undefined;

@@ -10,7 +10,7 @@ import { continuationId } from "./continuations.js";
 /** The conversation a process starts: a new one under this id, or the saved one it resumes. */
 export type ProcessConversation = Pick<
   ClaudeQueryOptions,
-  "sessionId" | "exactSessionId" | "resume" | "resumeSessionAt"
+  "sessionId" | "exactSessionId" | "resume" | "resumeSessionAt" | "resumeDropsTurn"
 >;
 
 /** What the process needs of its session. */
@@ -41,7 +41,7 @@ export class SessionProcess {
    * The conversation was rewound to this entry: a process resumes it there, until a prompt
    * makes the transcript continue from it (rewind-marks.ts).
    */
-  private resumeAt: string | undefined;
+  private resumeAt: { entry: string; dropsTurn?: string } | undefined;
   /** The provider the next process is started for. */
   private provider: ProviderLaunch | undefined;
   /**
@@ -61,7 +61,7 @@ export class SessionProcess {
   ) {
     this.conversation = conversation.resume ?? conversation.id;
     this.hasTranscript = conversation.resume !== undefined;
-    this.resumeAt = conversation.resumeAt;
+    this.resumeAt = conversation.resumeAt ? { entry: conversation.resumeAt } : undefined;
     this.provider = provider;
   }
 
@@ -73,11 +73,17 @@ export class SessionProcess {
 
   /**
    * The conversation is rewound to `entry`: the process ends, and the next one resumes it
-   * there, so that the model never sees what came after.
+   * there, so that the model never sees what came after. `dropsTurn`: the prompt of the one
+   * turn that drops, for Claude Code to check that nothing else goes with it.
    */
-  rewind(entry: string): void {
-    this.resumeAt = entry;
+  rewind(entry: string, dropsTurn?: string): void {
+    this.resumeAt = { entry, ...(dropsTurn ? { dropsTurn } : {}) };
     this.restart();
+  }
+
+  /** Claude Code refused to drop the turn (something else would go with it): it resumes whole. */
+  dropRefused(): void {
+    this.resumeAt = undefined;
   }
 
   /**
@@ -98,7 +104,7 @@ export class SessionProcess {
   start(mode: string, fresh: { exactSessionId?: boolean } = {}): ClaudeQuery {
     this.stale = false; // a process started now has what the session has now
     const conversation = this.hasTranscript
-      ? { resume: this.conversation, ...(this.resumeAt ? { resumeSessionAt: this.resumeAt } : {}) }
+      ? { resume: this.conversation, ...resumedAt(this.resumeAt) }
       : { sessionId: this.conversation, ...fresh };
     const query = this.host.startQuery(this.host.queryOptions(conversation, mode, this.provider));
     if (!this.hasTranscript) this.fresh.add(query);
@@ -157,4 +163,10 @@ export class SessionProcess {
     this.hasTranscript = true;
     return query;
   }
+}
+
+/** The options of a resume at a rewind's cut. */
+function resumedAt(at: { entry: string; dropsTurn?: string } | undefined): ProcessConversation {
+  if (!at) return {};
+  return { resumeSessionAt: at.entry, ...(at.dropsTurn ? { resumeDropsTurn: at.dropsTurn } : {}) };
 }
