@@ -30,7 +30,9 @@ Keys: ↑/↓ or 1-9 choose, Enter confirms, Esc cancels the request and the tur
 session/cancel), and a rejection asks for optional feedback for Claude. While Claude works,
 Esc or Ctrl-C cancels the turn (Ctrl-C twice quits), and you can type: Enter sends the text
 into the running turn when the agent can steer (_session/steering), else queues it; Tab queues
-it as the next prompt. Between turns: /mode <id> switches mode, /exit or Ctrl-D quits.
+it as the next prompt. Between turns: /mode <id> switches mode, /rewind goes back to the end
+of a turn (asking about the files), ↑ then Ctrl-R runs a recalled prompt again as edited
+(session/edit_prompt), /exit or Ctrl-D quits.
 
 Examples:
   claude-agent-acp-client -- claude-agent-acp

@@ -6,6 +6,7 @@ import {
   methods,
   type ClientApp,
   type ClientContext,
+  type PromptResponse,
   type StopReason,
 } from "@agentclientprotocol/sdk";
 import { PROMPT_REQUIRED, STEERING_METHOD, type SteeringResponse } from "../acp/steering.js";
@@ -16,8 +17,8 @@ import {
   type AnswerContext,
   type Answerer,
 } from "./answers.js";
-import { cutModes, cutPermissionRequest, cutUpdate } from "./incoming.js";
-import { CLIENT_NAME, initialize } from "./initialize.js";
+import { cutPermissionRequest, cutUpdate } from "./incoming.js";
+import { CLIENT_NAME, openSession } from "./initialize.js";
 import type { KeySource } from "./input.js";
 import { InteractiveAnswerer } from "./interactive.js";
 import { isInterrupt, RESIZE, type Key } from "./keys.js";
@@ -26,6 +27,7 @@ import type { AnswerPolicy } from "./policy.js";
 import { Screen, type Output } from "./screen.js";
 import { oneLine, type Style } from "./style.js";
 import { errorText } from "./text-limits.js";
+import { PastTurns, type PastIo, type PastTurn } from "./rewind.js";
 import { TypeAhead } from "./type-ahead.js";
 import { SessionView } from "./view/session-view.js";
 
@@ -76,8 +78,8 @@ export class TerminalClient {
   private sessionId: string | undefined;
   private turn: AbortController | undefined;
   private readonly idle = new AbortController().signal;
-  /** Prompts sent this session, oldest first (↑ at the prompt). */
-  private readonly history: string[] = [];
+  /** The turns run, with their ids: ↑ at the prompt, /rewind, Ctrl-R (rewind.ts). */
+  private readonly past = new PastTurns();
   /** What the user types while a turn runs. */
   private readonly typeAhead: TypeAhead;
 
@@ -109,7 +111,11 @@ export class TerminalClient {
     return client({ name: CLIENT_NAME })
       .onNotification(methods.client.session.update, ({ params }) => {
         if (this.sessionId === undefined || params.sessionId === this.sessionId) {
-          this.view.update(cutUpdate(params.update));
+          const { update } = params;
+          if (update.sessionUpdate === "agent_message_chunk" && update.messageId) {
+            this.past.agentMessage(update.messageId);
+          }
+          this.view.update(cutUpdate(update));
         }
       })
       .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
@@ -173,30 +179,10 @@ export class TerminalClient {
 
   /** initialize, then session/new (and the mode asked for). */
   private async start(agent: ClientContext): Promise<void> {
-    const { view } = this;
-    const agentInfo = await initialize(agent, view, this.options.initializeTimeoutMs);
-    this.typeAhead.steering = agentInfo.steering;
-    const session = await agent.request(methods.agent.session.new, {
-      cwd: this.options.cwd,
-      mcpServers: [],
-    });
-    this.sessionId = session.sessionId;
-    const modes = cutModes(session.modes);
-    view.setModes(modes);
-    const mode = modes?.availableModes.find((m) => m.id === modes.currentModeId);
-    view.note(`Session in ${this.options.cwd}${mode ? ` · mode: ${oneLine(mode.name)}` : ""}`);
-    if (this.options.mode) {
-      const offered = session.modes?.availableModes.map((m) => m.id) ?? [];
-      if (!offered.includes(this.options.mode)) {
-        const shown = view.availableModes().map((m) => oneLine(m.id));
-        throw new Error(
-          shown.length
-            ? `No mode "${oneLine(this.options.mode)}": this agent offers ${shown.join(", ")}`
-            : `No mode "${oneLine(this.options.mode)}": this agent offers no modes`,
-        );
-      }
-      await this.setMode(this.options.mode);
-    }
+    const opened = await openSession(agent, this.view, this.options);
+    this.typeAhead.steering = opened.steering;
+    this.sessionId = opened.sessionId;
+    if (this.options.mode) await this.setMode(this.options.mode);
   }
 
   /** Sends `session/set_mode`. */
@@ -206,22 +192,24 @@ export class TerminalClient {
     this.view.update({ sessionUpdate: "current_mode_update", currentModeId: modeId });
   }
 
-  /** One `session/prompt`; Ctrl-C or Esc while it runs cancels it. */
-  async runTurn(text: string): Promise<StopReason | "error"> {
+  /**
+   * One `session/prompt`, or with `edited` its turn run again with `text` (Ctrl-R on a
+   * recalled prompt: session/edit_prompt); Ctrl-C or Esc while it runs cancels it.
+   */
+  async runTurn(text: string, edited?: PastTurn): Promise<StopReason | "error"> {
     const sessionId = this.requireSession();
     const turn = new AbortController();
     this.turn = turn;
-    if (this.history.at(-1) !== text) this.history.push(text);
+    const { method, params } = this.past.request(sessionId, text, edited);
+    const past = this.past.started(text, edited);
     this.view.startTurn(text);
     // The prompt goes on the wire first: keys typed ahead with it (a burst) may steer at once.
-    const answer = this.agent!.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text }],
-    });
+    const answer = this.agent!.request<PromptResponse>(method, params);
     this.io.keys?.setFallback((key) => this.keyWhileRunning(key, turn));
     this.typeAhead.show();
     try {
       const response = await answer;
+      this.past.answered(past, response);
       this.view.endTurn({ stopReason: response.stopReason });
       return response.stopReason;
     } catch (error) {
@@ -278,7 +266,9 @@ export class TerminalClient {
 
   private async promptLoop(): Promise<void> {
     const { view } = this;
-    view.note("Type a prompt and press Enter. /mode <id> switches mode, /exit or Ctrl-D quits.");
+    view.note(
+      "Type a prompt and press Enter. /mode <id> switches mode, /rewind goes back to a turn, ↑ then Ctrl-R runs a prompt again edited, /exit or Ctrl-D quits.",
+    );
     view.note(
       this.typeAhead.steering
         ? "While Claude works, Enter sends what you type into the running turn; Tab queues it as the next prompt."
@@ -299,13 +289,13 @@ export class TerminalClient {
         view.note(`Interrupted: ${what} held. Enter sends them, Esc drops them.`);
       }
       const options = { armed, escapeCancels: held.length > 0, suggestion: view.suggestion };
-      const input = await this.interactive!.readPrompt(draft, this.history, options);
+      const input = await this.interactive!.readPrompt(draft, this.past.texts, options);
       if (input.action === "cancel" && held.length > 0) {
         this.typeAhead.drop();
         view.note("Held prompts dropped.");
         continue;
       }
-      if (input.action !== "submit") return;
+      if (input.action !== "submit" && input.action !== "rerun") return;
       const text = input.text.trim();
       if (text === "/exit" || text === "/quit") return;
       if (held.length > 0) {
@@ -314,6 +304,7 @@ export class TerminalClient {
         continue;
       }
       if (text === "") continue;
+      if (await this.past.command(input, text, this.pastIo())) continue;
       const mode = /^\/mode\s+(\S+)$/.exec(text);
       if (mode) {
         await this.setMode(mode[1]!).catch((error: unknown) =>
@@ -332,6 +323,17 @@ export class TerminalClient {
       }
       await this.runTurn(text);
     }
+  }
+
+  /** What /rewind and Ctrl-R ask and send through (rewind.ts). */
+  private pastIo(): PastIo {
+    return {
+      choose: (title, labels) => this.interactive!.choose(title, labels),
+      note: (text) => this.view.note(text),
+      request: (method, params) => this.agent!.request(method, params),
+      sessionId: this.requireSession(),
+      runAgain: async (text, turn) => void (await this.runTurn(text, turn)),
+    };
   }
 
   /** The running turn's signal: a request the user answers is withdrawn with the turn. */

@@ -3,7 +3,7 @@
 import { methods, PROTOCOL_VERSION, type ClientContext } from "@agentclientprotocol/sdk";
 import { steeringSupported } from "../acp/steering.js";
 import { PACKAGE_VERSION } from "../version.js";
-import { cutAgentInfo } from "./incoming.js";
+import { cutAgentInfo, cutModes } from "./incoming.js";
 import { oneLine } from "./style.js";
 import type { SessionView } from "./view/session-view.js";
 import { PROMPT_SUGGESTIONS_CAPABILITY } from "./prompt-suggestion.js";
@@ -52,4 +52,33 @@ export async function initialize(
     `Connected to ${info ? `${oneLine(info.title ?? info.name)} (${oneLine(info.name)} ${oneLine(info.version)})` : "the agent"}, ACP v${init.protocolVersion}`,
   );
   return { steering };
+}
+
+/** initialize, then session/new, said on the view; a mode asked for must be one offered. */
+export async function openSession(
+  agent: ClientContext,
+  view: SessionView,
+  options: { cwd: string; mode?: string; initializeTimeoutMs?: number },
+): Promise<{ sessionId: string; steering: boolean }> {
+  const agentInfo = await initialize(agent, view, options.initializeTimeoutMs);
+  const session = await agent.request(methods.agent.session.new, {
+    cwd: options.cwd,
+    mcpServers: [],
+  });
+  const modes = cutModes(session.modes);
+  view.setModes(modes);
+  const mode = modes?.availableModes.find((m) => m.id === modes.currentModeId);
+  view.note(`Session in ${options.cwd}${mode ? ` · mode: ${oneLine(mode.name)}` : ""}`);
+  if (options.mode) {
+    const offered = session.modes?.availableModes.map((m) => m.id) ?? [];
+    if (!offered.includes(options.mode)) {
+      const shown = view.availableModes().map((m) => oneLine(m.id));
+      throw new Error(
+        shown.length
+          ? `No mode "${oneLine(options.mode)}": this agent offers ${shown.join(", ")}`
+          : `No mode "${oneLine(options.mode)}": this agent offers no modes`,
+      );
+    }
+  }
+  return { sessionId: session.sessionId, steering: agentInfo.steering };
 }

@@ -238,6 +238,21 @@ export class InteractiveAnswerer implements Answerer {
     }
   }
 
+  /** A question of the client's own (a command's), as a menu: the index chosen, if any. */
+  async choose(
+    title: string,
+    labels: ReadonlyArray<{ label: string }>,
+  ): Promise<number | undefined> {
+    const modal = this.openModal();
+    try {
+      modal.print([this.ctx.view.style.cyan(title)]);
+      const menu = await modal.menu(labels, 0, new AbortController().signal);
+      return menu.action === "confirm" ? menu.state.cursor : undefined;
+    } finally {
+      modal.close();
+    }
+  }
+
   /**
    * The prompt between turns: multi-line, ↑/↓ recall `history`. Ctrl-C clears the text; a
    * second Ctrl-C in a row, on the empty line, quits (as in Claude Code). The agent's guess at

@@ -86,7 +86,8 @@ export interface LineState {
 }
 
 /** `previous` / `next`: Up on the first line or Down on the last (history). */
-export type LineAction = "submit" | "cancel" | "interrupt" | "eof" | "previous" | "next";
+/** `rerun`: Ctrl-R, the recalled prompt sent again, edited, in its place (session/edit_prompt). */
+export type LineAction = "submit" | "cancel" | "interrupt" | "eof" | "previous" | "next" | "rerun";
 
 export interface LineStep {
   state: LineState;
@@ -140,6 +141,8 @@ export function lineKey(state: LineState, key: Key): LineStep {
     switch (key.name) {
       case "d":
         return chars.length === 0 ? { state, action: "eof" } : { state };
+      case "r":
+        return { state, action: "rerun" };
       case "u":
         return set([...chars.slice(0, here.start), ...chars.slice(cursor)], here.start);
       case "k":

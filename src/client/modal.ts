@@ -48,7 +48,8 @@ export interface LineOptions {
 }
 
 export type MenuOutcome = { action: MenuAction | "aborted"; state: MenuState };
-export type LineOutcome = { action: LineAction | "aborted"; text: string };
+/** `recalled`: the history entry ↑ brought back, which the text was edited from. */
+export type LineOutcome = { action: LineAction | "aborted"; text: string; recalled?: number };
 
 /**
  * A request box being answered: lines printed for good, and a redrawn region below them.
@@ -207,6 +208,10 @@ export class Modal {
           state = lineWith(to === history.length ? draft : history[to]!);
           continue;
         }
+        case "rerun":
+          // Only a prompt recalled at the prompt can be run again in its place.
+          if (!options.prompting || recalled === history.length) continue;
+          break;
         case "cancel":
           // Esc at the prompt: nothing to cancel, unless something waits on it.
           if (options.prompting && !options.escapeCancels) continue;
@@ -234,7 +239,8 @@ export class Modal {
           ...more.map((l) => `${gutter}${" ".repeat(columns(options.prompt))}${l}`),
         ]);
       }
-      return { action: step.action, text: state.text };
+      const from = recalled < history.length ? { recalled } : {};
+      return { action: step.action, text: state.text, ...from };
     }
   }
 
