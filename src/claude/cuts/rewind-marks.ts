@@ -81,7 +81,14 @@ export function rewoundTranscripts(
   marks: RewindMarks,
 ): ClaudeTranscripts {
   return {
-    ...transcripts,
+    saved: (dirs) => transcripts.saved(dirs),
+    rows: (sessions) => transcripts.rows(sessions),
+    info: (sessionId, dir) => transcripts.info(sessionId, dir),
+    delete: (sessionId, dir) => transcripts.delete(sessionId, dir),
+    rename: (sessionId, title) => transcripts.rename(sessionId, title),
+    archive: (sessionId, archived) => transcripts.archive(sessionId, archived),
+    subagents: (sessionId, dir) => transcripts.subagents(sessionId, dir),
+    subagent: (sessionId, agentId, dir) => transcripts.subagent(sessionId, agentId, dir),
     messages: async (conversation, dir) => {
       const [messages, mark] = await Promise.all([
         transcripts.messages(conversation, dir),
