@@ -1,4 +1,4 @@
-import { agent, methods, type AgentApp } from "@agentclientprotocol/sdk";
+import { agent, methods, type AgentApp, type ContentBlock } from "@agentclientprotocol/sdk";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import {
@@ -54,6 +54,7 @@ import type { AuthStatusInfo } from "./core/auth-status.js";
 import type { AgentDependencies } from "./core/dependencies.js";
 import type { SavedSessionParams } from "./core/opening.js";
 import type { Session } from "./session/session.js";
+import type { TurnStarted } from "./session/turns/turn-queue.js";
 
 export type { AgentDependencies } from "./core/dependencies.js";
 export { DEFAULT_IDLE_TIMEOUT_MS } from "./core/opening.js";
@@ -80,6 +81,28 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
    */
   const reopen = async (params: SavedSessionParams, replay: boolean): Promise<Session> =>
     (await served?.take(params, channel!, replay)) ?? core.resume(params, { replay });
+  /**
+   * A prompt's turn (session/prompt, edit_prompt): its user message's id (the message-id RFD's
+   * `userMessageId`, which a replay's user_message_chunk carries); served, its place in the
+   * history, and only the client's own cancel stops it (not the connection dropping).
+   */
+  const promptTurn = async <T>(
+    turn: { sessionId: string; prompt: ContentBlock[] },
+    signal: AbortSignal,
+    run: (cancel: AbortSignal, started: TurnStarted) => Promise<T>,
+  ): Promise<{ result: T; userMessageId?: string }> => {
+    let userMessageId: string | undefined;
+    const running = run(
+      served ? cancelledByClient(signal, connectionSignal!) : signal,
+      (id, saved) => {
+        if (saved) userMessageId = id;
+        served?.prompted(turn.sessionId, turn.prompt, id);
+      },
+    );
+    served?.track(turn.sessionId, running);
+    const result = await running;
+    return userMessageId ? { result, userMessageId } : { result };
+  };
   let unstableCapabilities: UnstableClientCapabilities = {};
   let statusUpdates: ((status: AuthStatusInfo) => Promise<void>) | undefined;
 
@@ -199,21 +222,10 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       .onRequest(
         methods.agent.session.prompt,
         answering(async ({ params, signal }) => {
-          // The message-id RFD's `userMessageId`: the id of the prompt's user message, which
-          // its user_message_chunk carries in a replay (Claude Code's uuid for it).
-          let userMessageId: string | undefined;
-          const turn = core.prompt(
-            params.sessionId,
-            params.prompt,
-            served ? cancelledByClient(signal, connectionSignal!) : signal,
-            (id, saved) => {
-              if (saved) userMessageId = id;
-              served?.prompted(params.sessionId, params.prompt, id);
-            },
+          const { result, userMessageId } = await promptTurn(params, signal, (cancel, started) =>
+            core.prompt(params.sessionId, params.prompt, cancel, started),
           );
-          served?.track(params.sessionId, turn);
-          const answer = await turn;
-          return userMessageId ? { ...answer, userMessageId } : answer;
+          return userMessageId ? { ...result, userMessageId } : result;
         }),
       )
       .onRequest(
@@ -232,20 +244,20 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
         EDIT_PROMPT_METHOD,
         editPromptParams,
         answering(async ({ params, signal }) => {
-          let userMessageId: string | undefined;
           const edit = { messageId: params.messageId, content: params.newContent };
-          const { answer, files } = await core.editPrompt(
-            params.sessionId,
-            params._meta === "restore" ? { ...edit, files: params._meta } : edit,
-            signal,
-            (id, saved) => {
-              if (saved) userMessageId = id;
-            },
+          const turn = { sessionId: params.sessionId, prompt: params.newContent };
+          const { result, userMessageId } = await promptTurn(turn, signal, (cancel, started) =>
+            core.editPrompt(
+              params.sessionId,
+              params._meta === "restore" ? { ...edit, files: params._meta } : edit,
+              cancel,
+              started,
+            ),
           );
           return {
-            ...answer,
+            ...result.answer,
             ...(userMessageId ? { userMessageId } : {}),
-            ...(files ? { _meta: { claudeCode: { files } } } : {}),
+            ...(result.files ? { _meta: { claudeCode: { files: result.files } } } : {}),
           };
         }),
       )

@@ -77,12 +77,8 @@ const EXIT_WAIT_MS = 200;
  */
 export function main(argv: readonly string[], launched?: LaunchStart): void {
   mark("agent-loaded");
-  if (argv[0] === SERVE_COMMAND) {
-    void serveCommand(argv.slice(1));
-    return;
-  }
-  if (argv[0] === CONNECT_COMMAND) {
-    void connectCommand(argv.slice(1));
+  if (argv[0] === SERVE_COMMAND || argv[0] === CONNECT_COMMAND) {
+    void (argv[0] === SERVE_COMMAND ? serveCommand : connectCommand)(argv.slice(1));
     return;
   }
   for (const arg of argv) {
@@ -145,39 +141,39 @@ export function main(argv: readonly string[], launched?: LaunchStart): void {
 }
 
 /** `serve`: its arguments, then the server (loaded only for it). */
-async function serveCommand(argv: readonly string[]): Promise<void> {
-  const parsed = parseServeArguments(argv);
-  if (parsed.kind === "help") {
-    process.stdout.write(SERVE_HELP);
-    return;
-  }
-  try {
-    if (parsed.kind === "error") throw new Error(parsed.message);
+function serveCommand(argv: readonly string[]): Promise<void> {
+  return subcommand("serve", parseServeArguments(argv), SERVE_HELP, async ({ options }) => {
     const pin = protocolPin(process.env);
     const { serve } = await import("./serve/serve.js");
-    await serve(parsed.options, pin);
-  } catch (error) {
-    process.stderr.write(
-      `${PACKAGE_NAME} serve: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exitCode = 2;
-  }
+    await serve(options, pin);
+  });
 }
 
 /** `connect`: stdio carried to a served agent (loaded only for it). */
-async function connectCommand(argv: readonly string[]): Promise<void> {
-  const parsed = parseConnectArguments(argv);
+function connectCommand(argv: readonly string[]): Promise<void> {
+  return subcommand("connect", parseConnectArguments(argv), CONNECT_HELP, async (parsed) => {
+    const { connect } = await import("./serve/connect.js");
+    process.exit(await connect(parsed.url, parsed.tokenFile));
+  });
+}
+
+/** A command of the bin's own: its help, or its arguments' mistake (exit 2), or it runs. */
+async function subcommand<T extends { kind: string }>(
+  name: string,
+  parsed: T | { kind: "help" } | { kind: "error"; message: string },
+  help: string,
+  run: (parsed: T) => Promise<void>,
+): Promise<void> {
   if (parsed.kind === "help") {
-    process.stdout.write(CONNECT_HELP);
+    process.stdout.write(help);
     return;
   }
   try {
-    if (parsed.kind === "error") throw new Error(parsed.message);
-    const { connect } = await import("./serve/connect.js");
-    process.exit(await connect(parsed.url, parsed.tokenFile));
+    if ("message" in parsed && parsed.kind === "error") throw new Error(parsed.message);
+    await run(parsed as T);
   } catch (error) {
     process.stderr.write(
-      `${PACKAGE_NAME} connect: ${error instanceof Error ? error.message : String(error)}\n`,
+      `${PACKAGE_NAME} ${name}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     process.exitCode = 2;
   }

@@ -58,6 +58,8 @@ describe("initialize", () => {
       auth: { logout: {}, status: {} },
       // providers/list, set and disable: providers.test.ts, e2e-providers.test.ts.
       providers: {},
+      // session/rewind and session/edit_prompt: session-rewind.test.ts, e2e-rewind.test.ts.
+      rewindSession: { supported: true, supportsEditPrompt: true },
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
       sessionCapabilities: {

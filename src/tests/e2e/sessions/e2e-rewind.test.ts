@@ -6,29 +6,13 @@ import { existsSync, lstatSync } from "node:fs";
 import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { lastUserText, type TurnSpec } from "../../../scripted-api/index.js";
+import type { TurnSpec } from "../../../scripted-api/index.js";
 import { shareAgents, startE2E, stopAllE2E, type E2E } from "../../support/e2e/index.js";
+import { echo, threeExchanges } from "../../support/e2e-sessions/exchanges.js";
 import { conversation, INVALID_PARAMS, rawError } from "../../support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
 shareAgents();
-
-const echo: TurnSpec = (request) => ({
-  content: [{ type: "text", text: `reply to: ${lastUserText(request)}` }],
-});
-
-/** A session of three exchanges; each prompt's id and each answer's message id. */
-async function threeExchanges(e2e: E2E) {
-  const { sessionId } = await e2e.newSession();
-  const answers: Array<{ userMessageId?: string }> = [];
-  for (const text of ["One.", "Two.", "Three."]) {
-    answers.push((await e2e.prompt(sessionId, text)) as object);
-  }
-  const replies = [
-    ...new Set(e2e.updates.of(sessionId, "agent_message_chunk").map((u) => u.messageId)),
-  ];
-  return { sessionId, userIds: answers.map((a) => a.userMessageId!), replies };
-}
 
 const rewind = (e2e: E2E, sessionId: string, toMessageId: string) =>
   e2e.client.request<{ remainingMessageCount: number; lastMessageId: string }>("session/rewind", {
