@@ -31,6 +31,13 @@ export interface RewindResult {
 /** A prompt of an open session, as the core runs it (agent-core.ts `prompt`). */
 type RunPrompt = (sessionId: string, prompt: ContentBlock[]) => Promise<PromptResponse>;
 
+/** Where a rewind cuts a conversation, and the entry its transcript ended with then. */
+interface Cut {
+  conversation: string;
+  upTo: string;
+  end: string | undefined;
+}
+
 interface Messages {
   /** As Claude Code saved them. */
   raw: ClaudeTranscriptMessage[];
@@ -64,17 +71,17 @@ export class SessionRewinds {
     const session = this.sessions.require(sessionId);
     let result: RewindResult | undefined;
     let restoreAt: string | undefined;
-    let cutIn = "";
+    let cut: Cut | undefined;
     await session.rewind({
       dryRun: files === "dryRun",
       cut: async (conversation) => {
-        cutIn = conversation;
         const messages = await this.messages(session, conversation);
         const { shown } = messages;
         const upTo = requireCut(messages, toMessageId);
         const kept = shown.slice(0, shown.findIndex((m) => m.uuid === upTo) + 1);
         if (files) restoreAt = turnAfter(shown, kept.length);
         result = { remainingMessageCount: shownMessageCount(kept), lastMessageId: toMessageId };
+        cut = { conversation, upTo, end: messages.raw.at(-1)?.uuid };
         return { upTo, ...oneTurnDropped(messages.raw, upTo) };
       },
       ...(files && {
@@ -83,7 +90,7 @@ export class SessionRewinds {
         },
       }),
     });
-    if (files !== "dryRun") await this.keep(session, cutIn, toMessageId, requireCut);
+    if (files !== "dryRun") await this.keep(session, cut!);
     return result!;
   }
 
@@ -97,12 +104,12 @@ export class SessionRewinds {
   ): Promise<{ answer: PromptResponse; files?: FilesReport }> {
     const session = this.sessions.require(sessionId);
     let report: FilesReport | undefined;
-    let cutIn = "";
+    let cut: Cut | undefined;
     await session.rewind({
       cut: async (conversation) => {
-        cutIn = conversation;
         const messages = await this.messages(session, conversation);
         const upTo = requireBefore(messages, messageId);
+        cut = { conversation, upTo, end: messages.raw.at(-1)?.uuid };
         return { upTo, ...oneTurnDropped(messages.raw, upTo) };
       },
       ...(files && {
@@ -111,7 +118,7 @@ export class SessionRewinds {
         },
       }),
     });
-    await this.keep(session, cutIn, messageId, requireBefore);
+    await this.keep(session, cut!);
     const answer = await run(sessionId, content);
     return report ? { answer, files: report } : { answer };
   }
@@ -122,18 +129,11 @@ export class SessionRewinds {
   }
 
   /**
-   * Keeps the cut until the transcript shows it (rewind-marks.ts). Written after the
-   * process went, against the transcript as the stopped turns left it.
+   * Keeps the cut until the transcript shows it (rewind-marks.ts), as the last call of `cut`
+   * found it: once the turns had stopped. Nothing writes the transcript after that until a
+   * prompt (Claude Code's next process writes nothing as it resumes).
    */
-  private async keep(
-    session: Session,
-    conversation: string,
-    messageId: string,
-    where: (messages: Messages, messageId: string) => string,
-  ): Promise<void> {
-    const messages = await this.messages(session, conversation);
-    const upTo = where(messages, messageId);
-    const end = messages.raw.at(-1)?.uuid;
+  private async keep(session: Session, { conversation, upTo, end }: Cut): Promise<void> {
     if (end === undefined || end === upTo) await this.marks.drop(conversation);
     else await this.marks.set(conversation, { upTo, end });
     log.info(`session ${session.id}: rewound; the conversation goes on after ${upTo}`);
