@@ -5,6 +5,7 @@ import type { FilesRewound } from "../claude/query.js";
 import type { ClaudeTranscriptMessage, ClaudeTranscripts } from "../claude/transcripts.js";
 import { InvalidParamsError } from "../errors.js";
 import { log } from "../logger.js";
+import { cleanSingleLine } from "../util/text.js";
 import type { SessionRegistry } from "../session/registry.js";
 import type { Session } from "../session/session.js";
 
@@ -211,14 +212,15 @@ async function filesBack(
   const none = { dryRun, filesChanged: [], insertions: 0, deletions: 0, skippedLinks: 0 };
   if (!prompt) return none;
   const done = await query.rewindFiles(prompt, dryRun);
+  // Claude Code's words and the paths it names are cleaned, as all its text is for a client.
   if (!done.canRewind) {
     throw new InvalidParamsError(
-      `Claude Code cannot put the files back: ${done.error ?? "no checkpoint of them"}.`,
+      `Claude Code cannot put the files back: ${cleanSingleLine(done.error ?? "no checkpoint of them")}.`,
     );
   }
   return {
     dryRun,
-    filesChanged: done.filesChanged ?? [],
+    filesChanged: (done.filesChanged ?? []).map(cleanSingleLine),
     insertions: done.insertions ?? 0,
     deletions: done.deletions ?? 0,
     skippedLinks: done.skippedLinks ?? 0,

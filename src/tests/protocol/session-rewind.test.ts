@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methods, RequestError } from "@agentclientprotocol/sdk";
 import { afterEach, expect, it } from "vitest";
+import type { FilesRewound } from "../../claude/query.js";
 import type { ClaudeTranscriptMessage } from "../../claude/transcripts.js";
 import { fakeClaude, result, streamedText } from "../support/fake-claude.js";
 import { FakeTranscripts } from "../support/fake-transcripts.js";
@@ -143,4 +144,38 @@ it("an unknown toMessageId, and an edit of an agent message, are -32602", async 
     ),
   );
   expect(codes).toEqual([-32602, -32602]);
+});
+
+it("what Claude Code says of the files (their paths, its refusal) reaches the client cleaned", async () => {
+  const { agent, claude } = await loaded();
+  const query = claude.started.at(-1)!;
+  let answer: FilesRewound = {
+    canRewind: true,
+    filesChanged: ["/p/\u001b[31mred\u001b[0m.txt", "/p/\u202etxt.exe"],
+    insertions: 1,
+    deletions: 0,
+  };
+  query.rewindFiles = () => Promise.resolve(answer);
+  const preview = await agent.request<{ _meta?: { claudeCode?: { files?: unknown } } }>(
+    "session/rewind",
+    { sessionId: SESSION, toMessageId: "msg_42", _meta: { claudeCode: { rewindFiles: "dryRun" } } },
+  );
+  expect(preview._meta?.claudeCode?.files).toMatchObject({
+    filesChanged: ["/p/red.txt", "/p/txt.exe"],
+  });
+
+  answer = { canRewind: false, error: "no\u001b]0;owned\u0007 checkpoint" };
+  const refused = await agent
+    .request("session/rewind", {
+      sessionId: SESSION,
+      toMessageId: "msg_42",
+      _meta: { claudeCode: { rewindFiles: "dryRun" } },
+    })
+    .then(
+      () => undefined,
+      (error: unknown) => error as RequestError,
+    );
+  expect(refused?.code).toBe(-32602);
+  expect(refused?.message).toContain("no checkpoint");
+  expect([...(refused?.message ?? "")].some((c) => c.charCodeAt(0) < 0x20)).toBe(false);
 });
