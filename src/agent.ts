@@ -19,23 +19,9 @@ import {
   UNARCHIVE_METHOD,
 } from "./acp/session-params.js";
 import { mergingTextChannel, v1Channel, type MergingChannel } from "./acp/channel.js";
-import {
-  AUTH_STATUS_METHOD,
-  AUTH_STATUS_UPDATE_METHOD,
-  authStatusParams,
-  gatewayProtocol,
-} from "./acp/auth.js";
-import {
-  gatewayConfigOf,
-  providerConfigOf,
-  PROVIDERS_DISABLE_METHOD,
-  PROVIDERS_LIST_METHOD,
-  PROVIDERS_SET_METHOD,
-  providersDisableParams,
-  providersListParams,
-  providersSetParams,
-  requireProviderId,
-} from "./acp/provider-params.js";
+import { AUTH_STATUS_UPDATE_METHOD } from "./acp/auth.js";
+import { accountRoutes } from "./account-routes.js";
+import { AirSessionIndex } from "./air-session-index.js";
 import { sessionClient } from "./acp/session-client.js";
 import { cancelledByClient, ServedSessions, type ServerSessions } from "./served-sessions.js";
 import {
@@ -105,6 +91,13 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
   };
   let unstableCapabilities: UnstableClientCapabilities = {};
   let statusUpdates: ((status: AuthStatusInfo) => Promise<void>) | undefined;
+  let notify: ((method: string, params: Record<string, unknown>) => Promise<void>) | undefined;
+  /** JetBrains AIR's session index, for a client that declared it (air-session-index.ts). */
+  const air = new AirSessionIndex({
+    core: () => core,
+    notify: (method, params) => notify!(method, params),
+    update: (notification) => channel!.update(notification),
+  });
 
   /** A response comes after the updates sent before it: a text chunk held goes first. */
   const answering = <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
@@ -125,23 +118,27 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
     };
   };
 
+  const app = withUnstableCapabilities(
+    agent({ name: "claude-agent-acp" }),
+    (capabilities) => (unstableCapabilities = capabilities),
+  );
   return (
-    withUnstableCapabilities(
-      agent({ name: "claude-agent-acp" }),
-      (capabilities) => (unstableCapabilities = capabilities),
-    )
+    accountRoutes(air.routes(app), core, answering)
       .onConnect((connection) => {
         const client = connection.client;
         channel = mergingTextChannel(v1Channel(client));
+        notify = (method, params) => client.notify(method, params);
         statusUpdates = (status) => client.notify(AUTH_STATUS_UPDATE_METHOD, status);
         connectionSignal = connection.signal;
         connection.signal.addEventListener("abort", () => {
           served?.disconnected();
+          air.close();
           core.disconnected();
         });
       })
       .onRequest(methods.agent.initialize, ({ params }) => {
         core.initialize({ ...params.clientCapabilities, ...unstableCapabilities });
+        air.negotiate(params.clientCapabilities ?? {});
         if (statusUpdates) void core.watchAuthStatus(statusUpdates);
         return initializeResponse(params);
       })
@@ -175,7 +172,7 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       .onRequest(
         methods.agent.session.list,
         listSessionsParams,
-        answering(({ params }) => core.list(params)),
+        answering(({ params }) => air.list(params)),
       )
       .onRequest(
         methods.agent.session.close,
@@ -187,7 +184,7 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       .onRequest(
         methods.agent.session.delete,
         answering(async ({ params }) => {
-          await core.delete(params.sessionId);
+          await air.delete(params.sessionId);
           return {};
         }),
       )
@@ -294,54 +291,11 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
         })),
       )
       .onRequest(
-        methods.agent.authenticate,
-        answering(async ({ params }) => {
-          const gateway = gatewayProtocol(params.methodId);
-          if (gateway) await core.setProvider(gatewayConfigOf(gateway, params._meta));
-          else await core.authenticate(params.methodId);
-          return {};
-        }),
-      )
-      .onRequest(
-        AUTH_STATUS_METHOD,
-        authStatusParams,
-        answering(() => core.authStatus()),
-      )
-      .onRequest(
-        PROVIDERS_LIST_METHOD,
-        providersListParams,
-        answering(() => Promise.resolve({ providers: core.listProviders() })),
-      )
-      .onRequest(
-        PROVIDERS_SET_METHOD,
-        providersSetParams,
-        answering(async ({ params }) => {
-          await core.setProvider(providerConfigOf(params));
-          return {};
-        }),
-      )
-      .onRequest(
-        PROVIDERS_DISABLE_METHOD,
-        providersDisableParams,
-        answering(async ({ params }) => {
-          requireProviderId(params.providerId);
-          await core.disableProvider();
-          return {};
-        }),
-      )
-      .onRequest(
         TRUST_APPLY_METHOD,
         applyTrustParams,
         answering(async ({ params }) => ({
           workspaceTrust: workspaceTrustState(await core.applyTrust(params)),
         })),
-      )
-      .onRequest(
-        methods.agent.logout,
-        answering(async () => {
-          await core.logout();
-          return {};
-        }),
       )
       .onNotification(methods.agent.session.cancel, ({ params }) => {
         core.cancel(params.sessionId);

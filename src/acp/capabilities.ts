@@ -11,7 +11,7 @@ import { authMethods } from "./auth.js";
 import { STEERING_META } from "./steering.js";
 import { CANCEL_TOOL_CALL_META } from "./tool-call-cancel.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version.js";
-import { airInitializeMeta } from "./air.js";
+import { airInitializeMeta } from "./air/extension.js";
 
 export const AGENT_INFO: Implementation = {
   name: PACKAGE_NAME,

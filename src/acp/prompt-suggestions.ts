@@ -1,6 +1,6 @@
 import type { SessionInfoUpdate } from "@agentclientprotocol/sdk";
 import { isRecord } from "../util/records.js";
-import { isAirClient } from "./air.js";
+import { isAirClient } from "./air/extension.js";
 import type { AgentClientCapabilities } from "./unstable-capabilities.js";
 
 /**

@@ -27,7 +27,7 @@ const projectName = (dir: string) => dir.replace(/[^a-zA-Z0-9]/g, "-");
 const NAME_LIMIT = 200;
 
 /** Whether a project directory's name can hold sessions of `dir`. */
-function holds(name: string, dir: string): boolean {
+export function holds(name: string, dir: string): boolean {
   const wanted = projectName(dir);
   return wanted.length <= NAME_LIMIT
     ? name === wanted
@@ -60,6 +60,16 @@ function statOf(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A cached row as things are now: archived or not, and in a worktree Claude Code made only
+ * while that worktree is still there (a linked worktree has a `.git` file, not a directory).
+ */
+function now(row: ClaudeSessionRow, archived: boolean): ClaudeSessionRow {
+  const { agentWorktree, ...rest } = row;
+  const linked = agentWorktree === true && !!row.cwd && statOf(join(row.cwd, ".git"))?.isFile();
+  return { ...rest, archived, ...(linked ? { agentWorktree: true } : {}) };
 }
 
 /** Rows kept in memory: about a few hundred bytes each. */
@@ -104,6 +114,37 @@ export class SessionIndex {
   }
 
   /**
+   * The saved conversations of these ids, wherever Claude Code keeps them, in the order
+   * asked; an id with no transcript (or that cannot be a session id) is left out. Of two
+   * copies of one conversation (in two projects), the newer.
+   */
+  async find(sessionIds: readonly string[]): Promise<SavedSession[]> {
+    const ids = sessionIds.filter(isSessionId);
+    if (!ids.length) return [];
+    const projects = this.projectsDir();
+    const found = new Map<string, { path: string; lastModified: number }>();
+    for (const name of await readdir(projects).catch((): string[] => [])) {
+      for (const sessionId of ids) {
+        const path = join(projects, name, `${sessionId}.jsonl`);
+        const stats = statOf(path);
+        if (!stats?.isFile() || stats.size === 0) continue;
+        const lastModified = stats.mtime.getTime();
+        if ((found.get(sessionId)?.lastModified ?? -Infinity) < lastModified) {
+          found.set(sessionId, { path, lastModified });
+        }
+      }
+    }
+    const saved: SavedSession[] = [];
+    for (const sessionId of ids) {
+      const copy = found.get(sessionId);
+      if (!copy) continue;
+      const archived = await this.archived(sessionId, copy.path, copy.lastModified);
+      saved.push({ sessionId, ...copy, archived });
+    }
+    return saved;
+  }
+
+  /**
    * The transcript of a session of `dir` (as spelt, or its real path) in the project Claude
    * Code names after it; undefined when it is not there (the SDK also looks in the git
    * worktrees of `dir`). Only a session id that can be one names a file.
@@ -135,7 +176,7 @@ export class SessionIndex {
     const cached = this.cache.get(session.path);
     const archived = await this.archived(session.sessionId, session.path, stats.mtime.getTime());
     if (cached && cached.mtime === stats.mtime.getTime() && cached.size === stats.size) {
-      return cached.row && { ...cached.row, archived };
+      return cached.row && now(cached.row, archived);
     }
     const ends = readEnds(session.path);
     if (!ends) return undefined;
@@ -144,7 +185,7 @@ export class SessionIndex {
       read === "first-prompt" ? await this.sdkRow(session.sessionId) : (read ?? undefined);
     if (this.cache.size >= ROWS_KEPT) this.cache.clear();
     this.cache.set(session.path, { mtime: ends.mtime, size: ends.size, row });
-    return row && { ...row, archived };
+    return row && now(row, archived);
   }
 
   /**

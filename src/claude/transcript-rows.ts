@@ -195,8 +195,36 @@ export function firstPrompt(head: string): string | undefined | typeof MARKUP {
   return undefined;
 }
 
-/** A listed conversation, with whether its last turn failed on an API error (from its tail). */
-export type ClaudeSessionRow = ClaudeSessionInfo & { lastTurnFailed?: boolean };
+/**
+ * A listed conversation, with whether its last turn failed on an API error (from its tail),
+ * and whether it works in a git worktree Claude Code made for it (`claude --worktree`).
+ */
+export type ClaudeSessionRow = ClaudeSessionInfo & {
+  lastTurnFailed?: boolean;
+  agentWorktree?: boolean;
+};
+
+/**
+ * Whether the last `worktree-state` record of the text says Claude Code made the worktree
+ * the session works in (it records one on entering or leaving a worktree, and again with the
+ * session's metadata at the transcript's end); undefined when the text holds none.
+ */
+export function madeWorktree(text: string): boolean | undefined {
+  for (let at = text.lastIndexOf('"worktree-state"'); at >= 0;) {
+    const { line, start } = lineAt(text, at);
+    try {
+      const entry = JSON.parse(line) as { type?: unknown; worktreeSession?: unknown };
+      if (entry.type === "worktree-state") {
+        const made = entry.worktreeSession as { enteredExisting?: unknown } | null | undefined;
+        return typeof made === "object" && made !== null && made.enteredExisting !== true;
+      }
+    } catch {
+      // a torn line: the one before decides
+    }
+    at = start > 0 ? text.lastIndexOf('"worktree-state"', start - 1) : -1;
+  }
+  return undefined;
+}
 
 /** Whether the transcript's last assistant entry is Claude Code's record of an API error. */
 export function lastTurnFailed(tail: string): boolean {
@@ -244,5 +272,6 @@ export function rowOf(
     ...(title ? { customTitle: title } : {}),
     cwd,
     ...(lastTurnFailed(tail) ? { lastTurnFailed: true } : {}),
+    ...((madeWorktree(tail) ?? madeWorktree(head)) ? { agentWorktree: true } : {}),
   };
 }

@@ -11,8 +11,10 @@ import { claudeSdk } from "./sdk-loader.js";
 import { SessionIndex, type SavedSession } from "./session-index.js";
 import { entriesStore, readTranscriptEntries } from "./transcript-entries.js";
 import type { ClaudeSessionRow } from "./transcript-rows.js";
+import { watchTranscripts, type TranscriptWatch } from "./transcript-watch.js";
 
 export type { ClaudeSessionRow } from "./transcript-rows.js";
+export type { TranscriptWatch } from "./transcript-watch.js";
 export type { SavedSession };
 
 export type ClaudeSessionInfo = SDKSessionInfo;
@@ -49,6 +51,13 @@ export interface ClaudeTranscripts {
    * to since, undefined when it is gone or a listing leaves it out.
    */
   rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionRow | undefined)[]>;
+  /** The saved conversations of these ids, wherever they are kept, in the order asked. */
+  find(sessionIds: readonly string[]): Promise<SavedSession[]>;
+  /**
+   * Calls `changed` with the ids of the saved conversations of these directories that are
+   * written, made or removed, until the watch is closed. Nothing runs while nothing changes.
+   */
+  watch(dirs: readonly string[], changed: (sessionIds: readonly string[]) => void): TranscriptWatch;
   info(sessionId: string, dir?: string): Promise<ClaudeSessionInfo | undefined>;
   /** The conversation chain, oldest first. */
   messages(sessionId: string, dir?: string): Promise<ClaudeTranscriptMessage[]>;
@@ -156,6 +165,8 @@ const index = new SessionIndex(
 export const sdkTranscripts: ClaudeTranscripts = {
   saved: (dirs) => index.sessions(dirs),
   rows: (sessions) => index.rows(sessions),
+  find: (sessionIds) => index.find(sessionIds),
+  watch: (dirs, changed) => watchTranscripts(join(configDir(), "projects"), dirs, changed),
   info: async (sessionId, dir) => (await claudeSdk()).getSessionInfo(sessionId, dir ? { dir } : {}),
   messages: async (sessionId, dir) => {
     // Read here as it streams in (transcript-entries.ts); the SDK takes the chain from it.

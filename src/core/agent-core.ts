@@ -24,7 +24,9 @@ import {
   type SavedSessionParams,
   SessionOpening,
 } from "./opening.js";
-import { SavedSessions } from "./saved-sessions.js";
+import { SavedSessions, type ListParams } from "./saved-sessions.js";
+import { ListFeed, type ListListener } from "./list-feed.js";
+import type { ListedPage, ListedSession } from "../session/lifecycle/history.js";
 import { RewindMarks, rewoundTranscripts } from "../claude/cuts/rewind-marks.js";
 import {
   SessionRewinds,
@@ -55,6 +57,7 @@ export class AgentCore {
   private readonly trust: SessionTrust;
   private readonly rewinds: SessionRewinds;
   private readonly deps: AgentDependencies;
+  private readonly feed: ListFeed;
 
   constructor(given: AgentDependencies, sessionClient: SessionClientFactory) {
     // Every reader of a conversation sees it as a rewind left it (rewind-marks.ts).
@@ -80,6 +83,8 @@ export class AgentCore {
       rewinds,
     });
     this.saved = new SavedSessions(deps, sessions, prompts, closed);
+    this.feed = new ListFeed(deps.transcripts, this.saved.openState);
+    sessions.onStateChange((id) => this.feed.touched(id));
   }
 
   /** The client's capabilities are known (initialize): a spare process can start. */
@@ -91,6 +96,7 @@ export class AgentCore {
   /** The client is gone: every session closes. */
   disconnected(): void {
     this.accounts.status.stop();
+    this.feed.close();
     this.sessions.closeAll();
     log.info("client disconnected; sessions closed");
   }
@@ -130,13 +136,26 @@ export class AgentCore {
     return this.opening.fork(params);
   }
 
-  list(params: {
-    cwd?: string | null;
-    cursor?: string | null;
-    archived?: string | null;
-    _meta?: unknown;
-  }): Promise<ListSessionsResponse> {
+  list(params: ListParams): Promise<ListSessionsResponse> {
     return this.saved.list(params);
+  }
+
+  /** A page of the listing with what an extension shows of each row (saved-sessions.ts). */
+  listPage(
+    params: ListParams,
+    options: { includeWorktrees?: boolean; limit?: number },
+  ): Promise<ListedPage> {
+    return this.saved.page(params, options);
+  }
+
+  /** The rows of these sessions, wherever they were saved; unknown ids are left out. */
+  rows(sessionIds: readonly string[]): Promise<ListedSession[]> {
+    return this.saved.rows(sessionIds);
+  }
+
+  /** `listener` hears how the listing of `cwd` changes, until closed (list-feed.ts). */
+  subscribeList(cwd: string, listener: ListListener): Promise<{ close(): void }> {
+    return this.feed.subscribe(cwd, listener);
   }
 
   close(sessionId: string): Promise<void> {
@@ -144,12 +163,12 @@ export class AgentCore {
   }
 
   delete(sessionId: string): Promise<void> {
-    return this.saved.delete(sessionId);
+    return this.saved.delete(sessionId).finally(() => this.feed.touched(sessionId));
   }
 
   /** `session/set_title` (saved-sessions.ts). */
   setTitle(sessionId: string, title: string, meta?: unknown): Promise<string> {
-    return this.saved.setTitle(sessionId, title, meta);
+    return this.saved.setTitle(sessionId, title, meta).finally(() => this.feed.touched(sessionId));
   }
 
   /** `session/status` (saved-sessions.ts). */
@@ -159,7 +178,9 @@ export class AgentCore {
 
   /** `session/archive` and `session/unarchive` (saved-sessions.ts). */
   setArchived(sessionId: string, archived: boolean, meta?: unknown): Promise<void> {
-    return this.saved.setArchived(sessionId, archived, meta);
+    return this.saved
+      .setArchived(sessionId, archived, meta)
+      .finally(() => this.feed.touched(sessionId));
   }
 
   /**

@@ -5,7 +5,7 @@ import { forkPoint } from "../claude/cuts/fork-point.js";
 import type { ClaudeTranscripts } from "../claude/transcripts.js";
 import { InvalidParamsError } from "../errors.js";
 import type { RequestedSystemPrompt } from "../acp/session-params.js";
-import { loadReplayEnd } from "../acp/air.js";
+import { loadReplayEnd } from "../acp/air/extension.js";
 import { sessionMetaOptions } from "../acp/session-meta.js";
 import type { AgentClientCapabilities } from "../acp/unstable-capabilities.js";
 import { hostQueryOptions } from "../session/configuration/claude-env.js";
@@ -235,6 +235,7 @@ export class SessionOpening {
       provider: accounts.provider(),
       providerModels: accounts.providerModels(),
       projectContext: prepared.trust.loadsProjectContext,
+      stateChanged: (sessionId) => sessions.stateChanged(sessionId),
       ...(resume ? { resume, earlier: options.conversations!.slice(0, -1) } : {}),
       ...(resumeAt ? { resumeAt } : {}),
     });

@@ -4,7 +4,14 @@ import { InvalidParamsError, SessionNotFoundError } from "../errors.js";
 import { log } from "../logger.js";
 import { requireDirectory } from "../session/configuration/directories.js";
 import { conversationChain } from "../session/lifecycle/continuations.js";
-import { archiveFilter, SessionHistory } from "../session/lifecycle/history.js";
+import {
+  archiveFilter,
+  listedRow,
+  SessionHistory,
+  type ListedPage,
+  type ListedSession,
+  type OpenState,
+} from "../session/lifecycle/history.js";
 import type { SavedPrompts } from "../session/lifecycle/saved-prompts.js";
 import { conversationsToChange, savedIn } from "../session/lifecycle/saved.js";
 import type { SessionRegistry } from "../session/registry.js";
@@ -12,6 +19,14 @@ import type { Session } from "../session/session.js";
 import { clientTitle } from "../session/stream/titles.js";
 import type { ClosedSessions } from "./closed-sessions.js";
 import type { AgentDependencies } from "./dependencies.js";
+
+/** What `session/list` names: ACP's parameters. */
+export interface ListParams {
+  cwd?: string | null;
+  cursor?: string | null;
+  archived?: string | null;
+  _meta?: unknown;
+}
 
 /**
  * Saved sessions, as Claude Code keeps them: the list a client pages through, and a
@@ -28,19 +43,45 @@ export class SavedSessions {
     private readonly prompts: SavedPrompts,
     private readonly closed: ClosedSessions,
   ) {
-    this.history = new SessionHistory(deps.transcripts, (id) => sessions.find(id)?.state);
+    this.history = new SessionHistory(deps.transcripts, this.openState);
   }
 
-  async list(params: {
-    cwd?: string | null;
-    cursor?: string | null;
-    archived?: string | null;
-    _meta?: unknown;
-  }): Promise<ListSessionsResponse> {
+  /** The state of a session open here (a row shows it). */
+  readonly openState: OpenState = (id) => this.sessions.find(id)?.state;
+
+  /** `session/list`: a page of ACP's rows. */
+  async list(params: ListParams): Promise<ListSessionsResponse> {
+    const { sessions, ...page } = await this.page(params);
+    return { ...page, sessions: sessions.map(({ agentWorktree: _, ...row }) => row) };
+  }
+
+  /**
+   * A page of the listing, its rows with what an extension shows besides (listedRow);
+   * `includeWorktrees` and `limit` as an extension asks, else as `_meta.claudeCode` does.
+   */
+  async page(
+    params: ListParams,
+    options: { includeWorktrees?: boolean; limit?: number } = {},
+  ): Promise<ListedPage> {
     const archived = archiveFilter(params.archived);
     if (params.cwd) await requireDirectory(params.cwd, "cwd");
-    const { includeWorktrees } = sessionMetaOptions(params._meta);
-    return this.history.page({ ...params, includeWorktrees, archived });
+    const includeWorktrees =
+      options.includeWorktrees ?? sessionMetaOptions(params._meta).includeWorktrees;
+    const limit = options.limit;
+    return this.history.page({
+      ...params,
+      includeWorktrees,
+      archived,
+      ...(limit !== undefined ? { limit } : {}),
+    });
+  }
+
+  /** The rows of these sessions, wherever they were saved, in the order asked; unknown ids left out. */
+  async rows(sessionIds: readonly string[]): Promise<ListedSession[]> {
+    const { transcripts } = this.deps;
+    const saved = await transcripts.find(sessionIds);
+    const rows = await transcripts.rows(saved);
+    return rows.flatMap((row) => (row && listedRow(row, this.openState)) ?? []);
   }
 
   delete(sessionId: string): Promise<void> {

@@ -57,6 +57,20 @@ export class SessionRegistry {
     this.sessions.clear();
   }
 
+  /** Who hears that work started or ended in an open session (a listing's subscribers). */
+  private readonly stateListeners = new Set<(sessionId: string) => void>();
+
+  /** `listener` hears of each session whose work starts or ends, until the returned call. */
+  onStateChange(listener: (sessionId: string) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  /** Work started or ended in the session (SessionOptions.stateChanged). */
+  stateChanged(sessionId: string): void {
+    this.stateListeners.forEach((listener) => listener(sessionId));
+  }
+
   /** The open sessions. */
   all(): Session[] {
     return [...this.sessions.values()];

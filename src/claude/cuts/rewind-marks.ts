@@ -83,6 +83,8 @@ export function rewoundTranscripts(
   return {
     saved: (dirs) => transcripts.saved(dirs),
     rows: (sessions) => transcripts.rows(sessions),
+    find: (sessionIds) => transcripts.find(sessionIds),
+    watch: (dirs, changed) => transcripts.watch(dirs, changed),
     info: (sessionId, dir) => transcripts.info(sessionId, dir),
     delete: (sessionId, dir) => transcripts.delete(sessionId, dir),
     rename: (sessionId, title) => transcripts.rename(sessionId, title),

@@ -10,7 +10,7 @@ import {
 import type { EffortLevel, PermissionMode, SettingSource } from "../../claude/types.js";
 import { echoed, InvalidParamsError } from "../../errors.js";
 import { acceptedModel } from "./model-ids.js";
-import { airCustomInstructions } from "../../acp/air.js";
+import { airCustomInstructions } from "../../acp/air/extension.js";
 
 /** The RFD's modes; any other is refused, as the RFD requires. */
 const SYSTEM_PROMPT_MODES = ["append", "override"] as const;

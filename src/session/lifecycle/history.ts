@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ListSessionsResponse, SessionInfo } from "@agentclientprotocol/sdk";
+import type { SessionInfo } from "@agentclientprotocol/sdk";
 import type {
   ClaudeSessionInfo,
   ClaudeSessionRow,
@@ -88,7 +88,7 @@ export function producedTitle(info: ClaudeSessionInfo | undefined): string | und
  * e.g. `/p-a-b` and `/p/a/b`), or, with `includeWorktrees`, at the root of another git
  * worktree of its repository.
  */
-async function listedDirs(cwd: string, includeWorktrees: boolean): Promise<Set<string>> {
+export async function listedDirs(cwd: string, includeWorktrees: boolean): Promise<Set<string>> {
   const accepted = await spellings(cwd);
   if (includeWorktrees) for (const root of await gitWorktreeRoots(cwd)) accepted.add(root);
   return accepted;
@@ -118,7 +118,36 @@ export interface ListRequest {
   cursor?: string | null;
   includeWorktrees: boolean;
   archived: ArchiveFilter;
+  /** Sessions per page (LIST_PAGE_SIZE unless the client asked for another). */
+  limit?: number;
 }
+
+/** A saved conversation as a listing's row: its state too (`_meta.claudeCode.state`). */
+export function listedRow(info: ClaudeSessionRow, openState: OpenState): ListedSession | undefined {
+  const row = sessionInfo(info);
+  if (!row) return undefined;
+  const state = openState(info.sessionId) ?? (info.lastTurnFailed ? "failed" : "idle");
+  return {
+    ...row,
+    archived: info.archived === true,
+    _meta: { claudeCode: { state } },
+    ...(info.agentWorktree ? { agentWorktree: true } : {}),
+  };
+}
+
+/** A page of a listing, and where the next starts. */
+export interface ListedPage {
+  sessions: ListedSession[];
+  nextCursor?: string;
+}
+
+/** A listing's row: ACP's, and what a client's extension may show of it besides. */
+export type ListedSession = SessionInfo & {
+  archived: boolean;
+  _meta: { claudeCode: { state: RowState } };
+  /** The session works in a git worktree Claude Code made for it (not on the wire in v1). */
+  agentWorktree?: true;
+};
 
 /** The saved conversations one request lists, in order, as its first page found them. */
 interface Listing {
@@ -155,12 +184,13 @@ export class SessionHistory {
     private readonly openState: OpenState = () => undefined,
   ) {}
 
-  async page(request: ListRequest): Promise<ListSessionsResponse> {
+  async page(request: ListRequest): Promise<ListedPage> {
     const cursor = decodeCursor(request.cursor);
     const { archived } = request;
     const key = JSON.stringify([request.cwd ?? null, request.includeWorktrees, archived]);
     const kept = cursor.listing ? this.listings.get(cursor.listing) : undefined;
-    if (kept?.key === key) return this.cut(cursor.listing!, kept, cursor.offset, false);
+    const limit = request.limit ?? LIST_PAGE_SIZE;
+    if (kept?.key === key) return this.cut(cursor.listing!, kept, cursor.offset, false, limit);
     // A first page, or a cursor of a listing no longer kept (the agent restarted): list
     // again, and go on after the cursor's last session.
     const id = randomUUID();
@@ -177,7 +207,7 @@ export class SessionHistory {
     const start = cursor.after
       ? listing.sessions.findIndex((session) => comesAfter(session, cursor.after))
       : 0;
-    return this.cut(id, listing, start < 0 ? listing.sessions.length : start, true);
+    return this.cut(id, listing, start < 0 ? listing.sessions.length : start, true, limit);
   }
 
   /**
@@ -191,7 +221,8 @@ export class SessionHistory {
     listing: Listing,
     start: number,
     fresh: boolean,
-  ): Promise<ListSessionsResponse> {
+    limit: number,
+  ): Promise<ListedPage> {
     const { dirs } = listing;
     const kept: ClaudeSessionRow[] = [];
     /** Where the last row kept stands in the listing, for the cursor. */
@@ -199,7 +230,7 @@ export class SessionHistory {
     let at = start;
     let next: ListCursor | undefined;
     while (at < listing.sessions.length && next === undefined) {
-      const batch = listing.sessions.slice(at, at + LIST_PAGE_SIZE + 1 - kept.length);
+      const batch = listing.sessions.slice(at, at + limit + 1 - kept.length);
       const rows = await this.transcripts.rows(batch);
       for (const [i, row] of rows.entries()) {
         const listed = batch[i]!;
@@ -207,7 +238,7 @@ export class SessionHistory {
         if (dirs && !isOneOf(row.cwd, dirs)) continue;
         // Archived or unarchived since the listing was read.
         if (!shown(listing.archived, row.archived)) continue;
-        if (kept.length === LIST_PAGE_SIZE) {
+        if (kept.length === limit) {
           const last = lastListed!;
           next = {
             listing: id,
@@ -225,12 +256,7 @@ export class SessionHistory {
     const continuations = new Set(kept.map((info) => continuationId(info.sessionId)));
     const sessions = kept
       .filter((info) => !continuations.has(info.sessionId))
-      .flatMap((info) => {
-        const row = sessionInfo(info);
-        if (!row) return [];
-        const state = this.openState(info.sessionId) ?? (info.lastTurnFailed ? "failed" : "idle");
-        return [{ ...row, archived: info.archived === true, _meta: { claudeCode: { state } } }];
-      });
+      .flatMap((info) => listedRow(info, this.openState) ?? []);
     return { sessions, ...(next !== undefined ? { nextCursor: encodeCursor(next) } : {}) };
   }
 }

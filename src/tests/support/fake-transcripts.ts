@@ -21,6 +21,12 @@ export class FakeTranscripts implements ClaudeTranscripts {
   /** Each conversation's subagents, by conversation id. */
   readonly agents = new Map<string, ClaudeSubagentTranscript[]>();
 
+  /** The open watches: each hears of a change to a conversation of its directories. */
+  private readonly watches = new Set<{
+    dirs: readonly string[];
+    changed: (ids: readonly string[]) => void;
+  }>();
+
   add(
     info: Partial<ClaudeSessionInfo> & { sessionId: string },
     messages: ClaudeTranscriptMessage[] = [],
@@ -29,6 +35,36 @@ export class FakeTranscripts implements ClaudeTranscripts {
       info: { summary: "", lastModified: Date.now(), ...info },
       messages,
     });
+    this.changed(info.sessionId, info.cwd);
+  }
+
+  /** As a watch of the conversation's directory sees a write to its transcript. */
+  changed(sessionId: string, cwd = this.sessions.get(sessionId)?.info.cwd): void {
+    for (const watch of this.watches) {
+      if (cwd !== undefined && watch.dirs.includes(cwd)) watch.changed([sessionId]);
+    }
+  }
+
+  find(sessionIds: readonly string[]): Promise<SavedSession[]> {
+    return Promise.resolve(
+      sessionIds.flatMap((id) => {
+        const info = this.sessions.get(id)?.info;
+        if (!info) return [];
+        const { lastModified, archived } = info;
+        return [{ sessionId: id, lastModified, path: id, archived: archived === true }];
+      }),
+    );
+  }
+
+  watch(dirs: readonly string[], changed: (ids: readonly string[]) => void) {
+    const watch = { dirs, changed };
+    this.watches.add(watch);
+    return { close: () => void this.watches.delete(watch) };
+  }
+
+  /** How many watches are open. */
+  get watching(): number {
+    return this.watches.size;
   }
 
   /** A listing of directories: the sessions recorded in exactly one of them. */
@@ -86,6 +122,7 @@ export class FakeTranscripts implements ClaudeTranscripts {
     const saved = this.sessions.get(sessionId);
     if (!saved) return Promise.reject(new Error(`not found: ${sessionId}`));
     saved.info = { ...saved.info, customTitle: title, lastModified: Date.now() };
+    this.changed(sessionId);
     return Promise.resolve();
   }
 
@@ -93,12 +130,15 @@ export class FakeTranscripts implements ClaudeTranscripts {
     const saved = this.sessions.get(sessionId);
     if (!saved) return Promise.reject(new Error(`not found: ${sessionId}`));
     saved.info = { ...saved.info, archived };
+    this.changed(sessionId);
     return Promise.resolve();
   }
 
   delete(sessionId: string): Promise<void> {
+    const cwd = this.sessions.get(sessionId)?.info.cwd;
     if (!this.sessions.delete(sessionId))
       return Promise.reject(new Error(`not found: ${sessionId}`));
+    this.changed(sessionId, cwd);
     return Promise.resolve();
   }
 }

@@ -54,6 +54,8 @@ export interface InProcessOptions {
   executable?: string;
   /** The agent's environment (HOME, CLAUDE_CONFIG_DIR, IS_SANDBOX...). */
   env?: NodeJS.ProcessEnv;
+  /** Extension notifications the client records (in `notifications`), by method. */
+  notifications?: readonly string[];
 }
 
 /**
@@ -67,6 +69,8 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
   elicitations: CreateElicitationRequest[];
   /** The ids of `elicitation/complete` notifications, in order. */
   completedElicitations: string[];
+  /** The extension notifications of `options.notifications`, in order. */
+  notifications: Array<{ method: string; params: unknown }>;
   /** Everything the client saw, in order: updates and permission requests. */
   events: Array<
     | { kind: "update"; update: SessionNotification }
@@ -83,6 +87,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
   const updates: SessionNotification[] = [];
   const elicitations: CreateElicitationRequest[] = [];
   const completedElicitations: string[] = [];
+  const notifications: Array<{ method: string; params: unknown }> = [];
   const permissionRequests: RequestPermissionRequest[] = [];
   const events: Array<
     | { kind: "update"; update: SessionNotification }
@@ -96,7 +101,14 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
     resolveExecutable: () => options.executable ?? "/fake/claude",
     env: options.env ?? isolatedEnv(),
   });
-  const clientApp = client({ name: "test-client" })
+  const recording = (options.notifications ?? []).reduce(
+    (app, method) =>
+      app.onNotification(method, { parse: (params: unknown) => params }, ({ params }) => {
+        notifications.push({ method, params });
+      }),
+    client({ name: "test-client" }),
+  );
+  const clientApp = recording
     .onNotification(methods.client.session.update, ({ params }) => {
       updates.push(params);
       events.push({ kind: "update", update: params });
@@ -125,6 +137,7 @@ export async function connectInProcess(options: InProcessOptions): Promise<{
     permissionRequests,
     elicitations,
     completedElicitations,
+    notifications,
     events,
     newSession: async (cwd) =>
       (await agent.request(methods.agent.session.new, { cwd, mcpServers: [] })).sessionId,

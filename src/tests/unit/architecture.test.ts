@@ -92,7 +92,15 @@ const LAYERS: ReadonlyArray<{ layer: string; rooms: readonly string[] }> = [
   },
   {
     layer: "protocol apps: ACP v1 and the v2 draft over the core, and the terminal client",
-    rooms: ["protocols.ts", "agent.ts", "served-sessions.ts", "acp/v2/", "client/"],
+    rooms: [
+      "protocols.ts",
+      "agent.ts",
+      "account-routes.ts",
+      "air-session-index.ts",
+      "served-sessions.ts",
+      "acp/v2/",
+      "client/",
+    ],
   },
   { layer: "the core: what the agent does, whatever the protocol", rooms: ["core/"] },
   { layer: "a session's top, which wires its rooms", rooms: ["session/"] },

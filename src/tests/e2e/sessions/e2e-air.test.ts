@@ -1,12 +1,16 @@
 // End-to-end with JetBrains AIR's handshake (issue 52): the agent answers AIR's extension in
-// initialize, a real session/load ends its replay with AIR's loadReplayEnd update, and the
-// custom instructions of session/new reach the model after Claude Code's own prompt.
+// initialize, a real session/load ends its replay with AIR's loadReplayEnd update, the custom
+// instructions of session/new reach the model after Claude Code's own prompt, and the session
+// index's list subscription hears what another agent process and its Claude Code do in the
+// folder, from Claude Code's own files.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { methods, type RequestPermissionRequest } from "@agentclientprotocol/sdk";
+import { getSessionInfo } from "@anthropic-ai/claude-agent-sdk";
+import { methods, type RequestPermissionRequest, type SessionInfo } from "@agentclientprotocol/sdk";
+import { AIR_LIST_CHANGES_METHOD } from "../../../acp/air/session-index.js";
 import { afterEach, expect, it } from "vitest";
 import { systemText } from "../../../scripted-api/index.js";
-import { AIR } from "../../support/client-handshakes.js";
+import { AIR, ZED } from "../../support/client-handshakes.js";
 import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { answered } from "../../support/e2e-sessions/index.js";
 
@@ -76,4 +80,59 @@ it("AIR's custom instructions approve nothing: a command they ask for still asks
   expect((await e2e.prompt(sessionId, "Touch the file.")).stopReason).toBe("end_turn");
   expect(e2e.permissions.records).toHaveLength(1);
   expect(existsSync(join(e2e.cwd, "ran.txt"))).toBe(false);
+});
+
+/** File events come within a second; a loaded machine may take longer. */
+const HEARD = { timeout: 15_000 };
+
+it("AIR's list subscription hears a session another agent process makes in the folder, its rename and archive, and its deletion, with no list asked", async () => {
+  type Changes = { subscriptionId: string; sessions: SessionInfo[]; removed: string[] };
+  const heard: Changes[] = [];
+  const air = await startE2E({
+    clientCapabilities: AIR.clientCapabilities,
+    extendClient: (app) =>
+      app.onNotification(
+        AIR_LIST_CHANGES_METHOD,
+        { parse: (params: unknown) => params as Changes },
+        ({ params }) => void heard.push(params),
+      ),
+  });
+  const { subscriptionId } = await air.client.request<{ subscriptionId: string }>(
+    "_session/list/subscribe",
+    { cwd: air.cwd },
+  );
+  // Another agent, and its own Claude Code, on the same machine's Claude Code files.
+  const other = await startE2E({
+    clientCapabilities: ZED.clientCapabilities,
+    env: { HOME: air.home, CLAUDE_CONFIG_DIR: air.configDir },
+    scenario: [{ content: [{ type: "text", text: "Hello." }] }],
+  });
+  const { sessionId } = await other.newSession({ cwd: air.cwd });
+  await other.prompt(sessionId, "Plan the release.");
+  const rowOf = () => heard.flatMap((c) => c.sessions).findLast((r) => r.sessionId === sessionId);
+  await expect.poll(() => rowOf()?.cwd, HEARD).toBe(air.cwd);
+  expect(rowOf()).toMatchObject({
+    cwd: air.cwd,
+    _meta: { jetbrains: { air: { version: 1, archived: false } } },
+  });
+  expect(heard.every((c) => c.subscriptionId === subscriptionId)).toBe(true);
+
+  await air.client.request("_session/rename", { sessionId, title: "Release plan" });
+  await expect.poll(() => rowOf()?.title, HEARD).toBe("Release plan");
+  // Where Claude Code's own listing reads it.
+  process.env.CLAUDE_CONFIG_DIR = air.configDir;
+  try {
+    expect((await getSessionInfo(sessionId, { dir: air.cwd }))?.customTitle).toBe("Release plan");
+  } finally {
+    delete process.env.CLAUDE_CONFIG_DIR;
+  }
+  await air.client.request("_session/archive", { sessionId });
+  const archived = (row: SessionInfo | undefined) =>
+    (row?._meta as { jetbrains?: { air?: { archived?: boolean } } } | undefined)?.jetbrains?.air
+      ?.archived;
+  await expect.poll(() => archived(rowOf()), HEARD).toBe(true);
+
+  await other.client.request(methods.agent.session.close, { sessionId });
+  await other.client.request(methods.agent.session.delete, { sessionId });
+  await expect.poll(() => heard.flatMap((c) => c.removed), HEARD).toContain(sessionId);
 });

@@ -1,5 +1,5 @@
 import type { SessionInfoUpdate } from "@agentclientprotocol/sdk";
-import { isRecord } from "../util/records.js";
+import { isRecord } from "../../util/records.js";
 
 // JetBrains AIR's versioned ACP extension, as AIR and the published adapter negotiate it: the
 // client declares `_meta.jetbrains.air {version, capabilities}` in `initialize`, the agent
@@ -15,10 +15,22 @@ export const AIR_CAPABILITIES = {
   loadReplayEnd: "loadReplayEnd",
   /** Advertised: `session/new`'s `_meta.jetbrains.air.customInstructions` join the prompt. */
   customInstructions: "customInstructions",
+  /** Client-declared: the session index (session-index.ts). */
+  sessionIndex: "sessionIndex",
 } as const;
 
 /** What the agent advertises to an AIR client, in its `initialize` answer. */
 const ADVERTISED = [AIR_CAPABILITIES.customInstructions];
+
+/** What the agent advertises besides to a client that declared `sessionIndex`. */
+export const SESSION_INDEX_CAPABILITIES = [
+  AIR_CAPABILITIES.sessionIndex,
+  "sessionBatchGet",
+  "sessionArchive",
+  "sessionRename",
+  "sessionListSubscribe",
+  "sessionWorktrees",
+] as const;
 
 /** The `air` object of a `_meta`, when there is one. */
 function airOf(meta: unknown): Record<string, unknown> | undefined {
@@ -61,7 +73,10 @@ export function withAirMeta(
 
 /** The `_meta` of the `initialize` answer: for an AIR client, what the agent advertises. */
 export function airInitializeMeta(capabilities: { _meta?: unknown }): Record<string, unknown> {
-  return isAirClient(capabilities) ? withAirMeta(undefined, "capabilities", ADVERTISED) : {};
+  if (!isAirClient(capabilities)) return {};
+  const index = airDeclares(capabilities, AIR_CAPABILITIES.sessionIndex);
+  const advertised = [...ADVERTISED, ...(index ? SESSION_INDEX_CAPABILITIES : [])];
+  return withAirMeta(undefined, "capabilities", advertised);
 }
 
 /** `_meta.jetbrains.air.customInstructions` of a session-opening request, when it is text. */
