@@ -1,4 +1,12 @@
-import { agent, methods, type AgentApp, type ContentBlock } from "@agentclientprotocol/sdk";
+import {
+  agent,
+  methods,
+  type AgentApp,
+  type ClientCapabilities,
+  type ContentBlock,
+  type PromptResponse,
+} from "@agentclientprotocol/sdk";
+import { sessionFailureMeta } from "./acp/air/session-failure.js";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
 import {
@@ -38,6 +46,7 @@ import {
 import { AgentCore } from "./core/agent-core.js";
 import type { AuthStatusInfo } from "./core/auth-status.js";
 import type { AgentDependencies } from "./core/dependencies.js";
+import type { FilesReport } from "./core/rewinds.js";
 import type { SavedSessionParams } from "./core/opening.js";
 import type { Session } from "./session/session.js";
 import type { TurnStarted } from "./session/turns/turn-queue.js";
@@ -70,12 +79,15 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
   /**
    * A prompt's turn (session/prompt, edit_prompt): its user message's id (the message-id RFD's
    * `userMessageId`, which a replay's user_message_chunk carries); served, its place in the
-   * history, and only the client's own cancel stops it (not the connection dropping).
+   * history, and only the client's own cancel stops it (not the connection dropping). A turn
+   * that fails ends with AIR's typed report for a client that declared it (`failed` makes the
+   * result of that answer).
    */
   const promptTurn = async <T>(
     turn: { sessionId: string; prompt: ContentBlock[] },
     signal: AbortSignal,
     run: (cancel: AbortSignal, started: TurnStarted) => Promise<T>,
+    failed: (answer: PromptResponse) => T,
   ): Promise<{ result: T; userMessageId?: string }> => {
     let userMessageId: string | undefined;
     const running = run(
@@ -86,10 +98,15 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       },
     );
     served?.track(turn.sessionId, running);
-    const result = await running;
+    const result = await running.catch((error: unknown) => {
+      const failure = sessionFailureMeta(clientCapabilities, turn.sessionId, error);
+      if (!failure) throw error;
+      return failed({ stopReason: "end_turn", _meta: failure });
+    });
     return userMessageId ? { result, userMessageId } : { result };
   };
   let unstableCapabilities: UnstableClientCapabilities = {};
+  let clientCapabilities: ClientCapabilities = {};
   let statusUpdates: ((status: AuthStatusInfo) => Promise<void>) | undefined;
   let notify: ((method: string, params: Record<string, unknown>) => Promise<void>) | undefined;
   /** JetBrains AIR's session index, for a client that declared it (air-session-index.ts). */
@@ -138,7 +155,8 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       })
       .onRequest(methods.agent.initialize, ({ params }) => {
         core.initialize({ ...params.clientCapabilities, ...unstableCapabilities });
-        air.negotiate(params.clientCapabilities ?? {});
+        clientCapabilities = params.clientCapabilities ?? {};
+        air.negotiate(clientCapabilities);
         if (statusUpdates) void core.watchAuthStatus(statusUpdates);
         return initializeResponse(params);
       })
@@ -219,8 +237,11 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       .onRequest(
         methods.agent.session.prompt,
         answering(async ({ params, signal }) => {
-          const { result, userMessageId } = await promptTurn(params, signal, (cancel, started) =>
-            core.prompt(params.sessionId, params.prompt, cancel, started),
+          const { result, userMessageId } = await promptTurn(
+            params,
+            signal,
+            (cancel, started) => core.prompt(params.sessionId, params.prompt, cancel, started),
+            (answer) => answer,
           );
           return userMessageId ? { ...result, userMessageId } : result;
         }),
@@ -243,13 +264,17 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
         answering(async ({ params, signal }) => {
           const edit = { messageId: params.messageId, content: params.newContent };
           const turn = { sessionId: params.sessionId, prompt: params.newContent };
-          const { result, userMessageId } = await promptTurn(turn, signal, (cancel, started) =>
-            core.editPrompt(
-              params.sessionId,
-              params._meta === "restore" ? { ...edit, files: params._meta } : edit,
-              cancel,
-              started,
-            ),
+          const { result, userMessageId } = await promptTurn(
+            turn,
+            signal,
+            (cancel, started) =>
+              core.editPrompt(
+                params.sessionId,
+                params._meta === "restore" ? { ...edit, files: params._meta } : edit,
+                cancel,
+                started,
+              ),
+            (answer): { answer: PromptResponse; files?: FilesReport } => ({ answer }),
           );
           return {
             ...result.answer,

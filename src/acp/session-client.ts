@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { redact } from "../util/secrets.js";
-import { cleanJson, cleanMultiline, cleanSingleLine, isCleanPath } from "../util/text.js";
+import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import { shownToolCall } from "./shown-tool-call.js";
+import { sessionFailureMeta } from "./air/session-failure.js";
 import type { ClientChannel, TurnEnd } from "./channel.js";
 import { type ChildRoute, ChildSessions, type UnstableSessionUpdate } from "./child-sessions.js";
 import {
@@ -25,19 +27,6 @@ import type {
   ToolCallUpdate,
   UsageUpdate,
 } from "@agentclientprotocol/sdk";
-
-/**
- * A tool call as the client is shown it: the raw input and output with every string cleaned,
- * and no location whose path holds control characters (cleaned, it would name another file,
- * which a client may open). A copy: the input Claude Code runs is never changed.
- */
-function shownToolCall<T extends ToolCallUpdate>(fields: T): T {
-  const shown = { ...fields };
-  if (fields.rawInput !== undefined) shown.rawInput = cleanJson(fields.rawInput);
-  if (fields.rawOutput !== undefined) shown.rawOutput = cleanJson(fields.rawOutput);
-  if (fields.locations) shown.locations = fields.locations.filter((l) => isCleanPath(l.path));
-  return shown;
-}
 
 /** Something the user should see apart from Claude's reply (`sendNotice`). */
 export interface Notice {
@@ -193,6 +182,16 @@ export class SessionClient {
       `notice-${randomUUID()}`,
       meta,
     );
+  }
+
+  /**
+   * The session failed apart from any prompt (its Claude Code did not start): AIR's typed
+   * failure report to a client that declared it (air/session-failure.ts), the notice to any other.
+   */
+  async sendFailure(notice: Notice, error: Error): Promise<void> {
+    const failure = sessionFailureMeta(this.capabilities, this.id, error);
+    if (!failure) return this.sendNotice(notice);
+    await this.update({ sessionUpdate: "session_info_update", _meta: failure });
   }
 
   /**

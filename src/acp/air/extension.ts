@@ -17,10 +17,12 @@ export const AIR_CAPABILITIES = {
   customInstructions: "customInstructions",
   /** Client-declared: the session index (session-index.ts). */
   sessionIndex: "sessionIndex",
+  /** Advertised, used once declared: typed failure reports (session-failure.ts). */
+  sessionFailure: "sessionFailure",
 } as const;
 
 /** What the agent advertises to an AIR client, in its `initialize` answer. */
-const ADVERTISED = [AIR_CAPABILITIES.customInstructions];
+const ADVERTISED = [AIR_CAPABILITIES.customInstructions, AIR_CAPABILITIES.sessionFailure];
 
 /** What the agent advertises besides to a client that declared `sessionIndex`. */
 export const SESSION_INDEX_CAPABILITIES = [

@@ -204,7 +204,9 @@ export class SessionStartup {
     log.warn(`session ${this.host.id()}: ${error.message}`);
     process.current = undefined;
     query.close();
-    await this.host.send(() => this.host.client.sendNotice(startFailedNotice(error.message)));
+    await this.host.send(() =>
+      this.host.client.sendFailure(startFailedNotice(error.message), error),
+    );
     const turn = turns.current;
     if (turn && !turn.isFinished) {
       turn.abort.abort(error);

@@ -2,11 +2,19 @@
 // initialize, a real session/load ends its replay with AIR's loadReplayEnd update, the custom
 // instructions of session/new reach the model after Claude Code's own prompt, and the session
 // index's list subscription hears what another agent process and its Claude Code do in the
-// folder, from Claude Code's own files.
+// folder, from Claude Code's own files, and a failure (a turn the API failed, a Claude Code that
+// cannot start) comes as AIR's typed report, with actions that do what they say.
 import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getSessionInfo } from "@anthropic-ai/claude-agent-sdk";
-import { methods, type RequestPermissionRequest, type SessionInfo } from "@agentclientprotocol/sdk";
+import {
+  methods,
+  type InitializeRequest,
+  type PromptResponse,
+  type RequestPermissionRequest,
+  type SessionInfo,
+} from "@agentclientprotocol/sdk";
 import { AIR_LIST_CHANGES_METHOD } from "../../../acp/air/session-index.js";
 import { afterEach, expect, it } from "vitest";
 import { systemText } from "../../../scripted-api/index.js";
@@ -135,4 +143,69 @@ it("AIR's list subscription hears a session another agent process makes in the f
   await other.client.request(methods.agent.session.close, { sessionId });
   await other.client.request(methods.agent.session.delete, { sessionId });
   await expect.poll(() => heard.flatMap((c) => c.removed), HEARD).toContain(sessionId);
+});
+
+/** AIR declaring the typed failure report too. */
+const AIR_FAILURES: InitializeRequest["clientCapabilities"] = {
+  ...AIR.clientCapabilities,
+  _meta: {
+    jetbrains: {
+      air: { version: 1, capabilities: ["sessionIndex", "loadReplayEnd", "sessionFailure"] },
+    },
+  },
+};
+
+const failureOf = (meta: unknown) =>
+  (meta as { jetbrains?: { air?: { sessionFailure?: Record<string, unknown> } } } | undefined)
+    ?.jetbrains?.air?.sessionFailure;
+
+it("AIR's sessionFailure: a turn the API failed ends end_turn with the typed report, and the retry it offers works", async () => {
+  const e2e = await startE2E({
+    clientCapabilities: AIR_FAILURES,
+    scenario: [
+      { fault: { type: "http", status: 500, message: "Scripted internal failure" } },
+      { content: [{ type: "text", text: "Back to normal." }] },
+    ],
+  });
+  const { sessionId } = await e2e.newSession();
+  const failed: PromptResponse = await e2e.prompt(sessionId, "Hello?");
+  expect(failed.stopReason).toBe("end_turn");
+  expect(failureOf(failed._meta)).toMatchObject({
+    revision: 1,
+    category: "service",
+    severity: "error",
+    title: expect.stringContaining("Scripted internal failure") as unknown,
+    actions: ["retry"],
+  });
+  expect((await e2e.prompt(sessionId, "Try again.")).stopReason).toBe("end_turn");
+});
+
+it("AIR's sessionFailure: a Claude Code that cannot start is reported before any prompt, with Claude Code's reason; the prompt reports it again, and a retry once it is fixed works", async () => {
+  const e2e = await startE2E({ clientCapabilities: AIR_FAILURES });
+  const config = join(e2e.home, ".claude", ".claude.json");
+  const valid = await readFile(config, "utf8").catch(() => "{}");
+  await writeFile(config, "{not json");
+  const { sessionId } = await e2e.newSession();
+  const reported = () =>
+    e2e.updates
+      .of(sessionId)
+      .filter((u) => u.sessionUpdate === "session_info_update")
+      .map((u) => failureOf(u._meta))
+      .filter((f) => f !== undefined);
+  await expect.poll(() => reported().length, { timeout: 30_000 }).toBe(1);
+  expect(reported()[0]).toMatchObject({
+    revision: 1,
+    category: "service",
+    reason: "config_file_invalid",
+    actions: ["retry", "new_session"],
+  });
+
+  const failed = await e2e.prompt(sessionId, "Hello.");
+  expect(failed.stopReason).toBe("end_turn");
+  expect(failureOf(failed._meta)).toMatchObject({ id: reported()[0]!.id, revision: 2 });
+
+  await writeFile(config, valid);
+  const retried = await e2e.prompt(sessionId, "Hello again.");
+  expect(retried.stopReason).toBe("end_turn");
+  expect(failureOf(retried._meta)).toBeUndefined();
 });

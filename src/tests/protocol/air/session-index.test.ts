@@ -81,6 +81,7 @@ describe("AIR's session index: negotiation", () => {
           version: 1,
           capabilities: [
             "customInstructions",
+            "sessionFailure",
             "sessionIndex",
             "sessionBatchGet",
             "sessionArchive",
@@ -95,7 +96,7 @@ describe("AIR's session index: negotiation", () => {
 
   it("AIR without sessionIndex is advertised none of it; Zed and the registry no AIR key at all", () => {
     expect(initializeResponse(AIR_WITHOUT_INDEX)._meta).toMatchObject({
-      jetbrains: { air: { version: 1, capabilities: ["customInstructions"] } },
+      jetbrains: { air: { version: 1, capabilities: ["customInstructions", "sessionFailure"] } },
     });
     for (const other of [ZED, REGISTRY_VALIDATOR]) {
       expect(JSON.stringify(initializeResponse(other))).not.toContain("jetbrains");
