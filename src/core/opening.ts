@@ -235,7 +235,6 @@ export class SessionOpening {
       provider: accounts.provider(),
       providerModels: accounts.providerModels(),
       projectContext: prepared.trust.loadsProjectContext,
-      stateChanged: (sessionId) => sessions.stateChanged(sessionId),
       ...(resume ? { resume, earlier: options.conversations!.slice(0, -1) } : {}),
       ...(resumeAt ? { resumeAt } : {}),
     });

@@ -40,6 +40,4 @@ export interface SessionOptions {
    * servers, instructions): false in a folder the user has not trusted (core/session-trust.ts).
    */
   projectContext: boolean;
-  /** Work started or ended in the session: what a listing shows of it may have changed. */
-  stateChanged?: (sessionId: string) => void;
 }

@@ -24,6 +24,8 @@ export class SessionRegistry {
     }
     this.sessions.get(session.id)?.close();
     this.sessions.set(session.id, session);
+    // The registry it is open in now hears of its work (also one adopted from another).
+    session.onStateChange = (id) => this.stateChanged(id);
   }
 
   /** The session, or a not-found error for the client. */
@@ -66,7 +68,7 @@ export class SessionRegistry {
     return () => this.stateListeners.delete(listener);
   }
 
-  /** Work started or ended in the session (SessionOptions.stateChanged). */
+  /** Work started or ended in an open session (Session.onStateChange). */
   stateChanged(sessionId: string): void {
     this.stateListeners.forEach((listener) => listener(sessionId));
   }

@@ -47,6 +47,8 @@ export class Session {
   private closed = false;
   /** Whether the last prompt failed (a listing shows it). */
   private lastTurnFailed = false;
+  /** Hears that work started or ended (set by the registry the session is open in). */
+  onStateChange: ((sessionId: string) => void) | undefined;
   /** The models the provider's gateway serves: the picker offers these, not Claude Code's. */
   private providerModels: readonly ModelInfo[] | undefined;
   private claudeCapabilities: readonly string[] = [];
@@ -81,6 +83,7 @@ export class Session {
       followModel: () => this.followModel(),
       afterTurn: () => this.parts.titles.afterTurn(),
       projectContext: () => this.projectContext,
+      stateChanged: (sessionId: string) => this.onStateChange?.(sessionId),
     };
     // Every room tracks the tool calls: the tracker comes first.
     const tools = new ToolCallTracker((call, name) => this.parts.terminals.announce(call, name));

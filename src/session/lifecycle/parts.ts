@@ -24,7 +24,7 @@ export interface LifecycleHost
   /** The process stopped answering a turn (watchdog.ts). */
   hung(query: ClaudeQuery, error: ClaudeNotRespondingError): void;
   /** Work started or ended: what a listing shows of the session may have changed. */
-  readonly stateChanged?: ((sessionId: string) => void) | undefined;
+  stateChanged(sessionId: string): void;
 }
 
 export type LifecycleParts = ReturnType<typeof lifecycleParts>;
@@ -56,13 +56,13 @@ export function lifecycleParts(host: LifecycleHost) {
   const idle = () => {
     idleClose.schedule();
     void idleCompaction.arm();
-    host.stateChanged?.(host.id());
+    host.stateChanged(host.id());
   };
   /** Work came (a prompt, a steer, a command): neither is due any more. */
   const busy = () => {
     idleClose.cancel();
     idleCompaction.cancel();
-    host.stateChanged?.(host.id());
+    host.stateChanged(host.id());
   };
   const startup = new SessionStartup({ ...host, process, idle });
   return { idleClose, idleCompaction, process, watchdog, startup, idle, busy };
