@@ -12,11 +12,15 @@ import {
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ClaudeInitialization, StartClaudeQuery } from "../../claude/query.js";
 import type { ModelInfo } from "../../claude/types.js";
 import { modelCachePath } from "../../session/configuration/model-cache.js";
-import { deferred, type Deferred } from "../../util/deferred.js";
-import { fakeClaude, result, streamedText, type FakeClaudeQuery } from "../support/fake-claude.js";
+import {
+  fakeClaude,
+  fakeClaudeStartedByTest,
+  result,
+  streamedText,
+  type FakeClaudeQuery,
+} from "../support/fake-claude.js";
 import { connectInProcess, isolatedEnv } from "../support/in-process.js";
 
 const MODELS: ModelInfo[] = [
@@ -37,15 +41,8 @@ afterEach(() => {
 
 /** An agent whose fake Claude Code starts only when the test says so. */
 async function setup(options: { env?: NodeJS.ProcessEnv; notices?: boolean } = {}) {
-  const claude = fakeClaude({ models: MODELS });
-  const starts: Array<Deferred<ClaudeInitialization>> = [];
-  const startQuery: StartClaudeQuery = (queryOptions) => {
-    const query = claude.startQuery(queryOptions) as FakeClaudeQuery;
-    const start = deferred<ClaudeInitialization>();
-    starts.push(start);
-    query.initialization = () => start.promise;
-    return query;
-  };
+  const claude = fakeClaudeStartedByTest({ models: MODELS });
+  const { startQuery, starts } = claude;
   const harness = await connectInProcess({
     startQuery,
     env: options.env ?? isolatedEnv(),

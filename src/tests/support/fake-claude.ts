@@ -267,6 +267,23 @@ export function fakeClaude(init: Partial<ClaudeInitialization> = {}): {
   };
 }
 
+/**
+ * A fake Claude Code whose every process starts only when the test resolves its start (or
+ * fails when the test rejects it): `starts[i]` is the i-th process's.
+ */
+export function fakeClaudeStartedByTest(init: Partial<ClaudeInitialization> = {}) {
+  const claude = fakeClaude(init);
+  const starts: Array<Deferred<ClaudeInitialization>> = [];
+  const startQuery: StartClaudeQuery = (options) => {
+    const query = claude.startQuery(options) as FakeClaudeQuery;
+    const start = deferred<ClaudeInitialization>();
+    starts.push(start);
+    query.initialization = () => start.promise;
+    return query;
+  };
+  return { ...claude, startQuery, starts };
+}
+
 // ---- SDK message builders (only the fields the adapter reads) ----
 
 const SESSION = "fake-session";

@@ -12,16 +12,13 @@ import {
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ClaudeInitialization, StartClaudeQuery } from "../../../claude/query.js";
 import { initializeResponse } from "../../../acp/capabilities.js";
-import { deferred, type Deferred } from "../../../util/deferred.js";
 import { AIR, ZED } from "../../support/client-handshakes.js";
 import {
   assistant,
   authenticationFailure,
-  fakeClaude,
+  fakeClaudeStartedByTest,
   result,
-  type FakeClaudeQuery,
 } from "../../support/fake-claude.js";
 import { connectInProcess } from "../../support/in-process.js";
 
@@ -44,15 +41,8 @@ afterEach(() => {
 
 /** A client of this handshake; each fake Claude Code starts when the test resolves its start. */
 async function connect(handshake: InitializeRequest) {
-  const claude = fakeClaude();
-  const starts: Array<Deferred<ClaudeInitialization>> = [];
-  const startQuery: StartClaudeQuery = (options) => {
-    const query = claude.startQuery(options) as FakeClaudeQuery;
-    const start = deferred<ClaudeInitialization>();
-    starts.push(start);
-    query.initialization = () => start.promise;
-    return query;
-  };
+  const claude = fakeClaudeStartedByTest();
+  const { startQuery, starts } = claude;
   const harness = await connectInProcess({
     startQuery,
     clientCapabilities: handshake.clientCapabilities ?? {},
