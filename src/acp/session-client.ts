@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { redact } from "../util/secrets.js";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
-import { shownToolCall } from "./shown-tool-call.js";
+import { ShownToolCalls } from "./shown-tool-call.js";
+import { shownCompaction, type Compaction } from "./compaction.js";
 import { sessionFailureMeta } from "./air/session-failure.js";
 import type { ClientChannel, TurnEnd } from "./channel.js";
 import { type ChildRoute, ChildSessions, type UnstableSessionUpdate } from "./child-sessions.js";
@@ -23,7 +24,6 @@ import type {
   SessionInfoUpdate,
   SessionUpdate,
   ToolCall,
-  ToolCallContent,
   ToolCallUpdate,
   UsageUpdate,
 } from "@agentclientprotocol/sdk";
@@ -52,6 +52,8 @@ export class SessionClient {
   private readonly compactionCalls = new Set<string>();
   /** The subagents shown as child sessions, for clients that declare `subagents`. */
   children: SessionChildren | undefined;
+  /** How its tool calls are shown (shown-tool-call.ts). */
+  private readonly toolCalls: ShownToolCalls;
 
   constructor(
     /** Where the messages go: the connection, through its protocol's adapter. */
@@ -60,7 +62,9 @@ export class SessionClient {
     readonly capabilities: AgentClientCapabilities,
     /** Set on a child session's client: its sends wait for the child's announcement. */
     private readonly route?: ChildRoute,
-  ) {}
+  ) {
+    this.toolCalls = new ShownToolCalls(capabilities);
+  }
 
   /**
    * The client of a thread's updates: the subagent's child session when the client shows
@@ -145,11 +149,13 @@ export class SessionClient {
   }
 
   sendToolCall(toolCall: ToolCall): Promise<void> {
-    return this.update({ sessionUpdate: "tool_call", ...shownToolCall(toolCall) });
+    return this.update({ sessionUpdate: "tool_call", ...this.toolCalls.shown(toolCall, true) });
   }
 
-  updateToolCall(update: ToolCallUpdate): Promise<void> {
-    return this.update({ sessionUpdate: "tool_call_update", ...shownToolCall(update) });
+  async updateToolCall(update: ToolCallUpdate): Promise<void> {
+    await this.update({ sessionUpdate: "tool_call_update", ...this.toolCalls.shown(update) });
+    const after = this.toolCalls.after(update);
+    if (after) await this.update({ sessionUpdate: "tool_call", ...after });
   }
 
   updatePlan(entries: PlanEntry[], meta?: Meta): Promise<void> {
@@ -196,49 +202,16 @@ export class SessionClient {
 
   /**
    * A compaction of the conversation: `compaction_update` for clients that declare
-   * `session.compaction`, otherwise a `think` tool call under the same id, as Claude Code's
-   * terminal shows it ("Compacted conversation", sizes before and after).
+   * `session.compaction`, otherwise a `think` tool call under the same id (compaction.ts).
    */
-  async sendCompaction(compaction: {
-    id: string;
-    status: "in_progress" | "completed" | "failed";
-    title: string;
-    detail?: string;
-    error?: string;
-    meta?: Meta;
-  }): Promise<void> {
-    const { id, status, detail, error } = compaction;
-    const meta = { claudeCode: { kind: "compaction", ...compaction.meta } };
-    const summary = detail
-      ? [{ type: "text" as const, text: `${compaction.title}: ${detail}` }]
-      : [];
-    if (this.capabilities.session?.compaction) {
-      await this.update({
-        sessionUpdate: "compaction_update",
-        compactionId: id,
-        status,
-        ...(summary.length ? { summary } : {}),
-        ...(error ? { error: cleanMultiline(error) } : {}),
-        _meta: meta,
-      });
-      return;
+  async sendCompaction(compaction: Compaction): Promise<void> {
+    const shown = shownCompaction(compaction, this.capabilities);
+    if (shown.update) return this.update(shown.update);
+    if (this.compactionCalls.has(compaction.id)) {
+      return this.updateToolCall({ toolCallId: compaction.id, ...shown.call });
     }
-    const content: ToolCallContent[] = [
-      ...summary,
-      ...(error ? [{ type: "text" as const, text: cleanMultiline(error) }] : []),
-    ].map((block) => ({ type: "content", content: block }));
-    const fields = {
-      title: compaction.title,
-      status,
-      ...(content.length ? { content } : {}),
-      _meta: meta,
-    };
-    if (this.compactionCalls.has(id)) {
-      await this.updateToolCall({ toolCallId: id, ...fields });
-      return;
-    }
-    this.compactionCalls.add(id);
-    await this.sendToolCall({ toolCallId: id, kind: "think", ...fields });
+    this.compactionCalls.add(compaction.id);
+    await this.sendToolCall({ toolCallId: compaction.id, kind: "think", ...shown.call });
   }
 
   /** Claude Code started a turn of its own: a v2 client hears the session running. */
@@ -320,11 +293,12 @@ export class SessionClient {
     params: Omit<RequestPermissionRequest, "sessionId">,
     signal: AbortSignal,
   ): Promise<RequestPermissionResponse> {
+    const request = { sessionId: this.sessionId, ...this.toolCalls.permission(params) };
     return this.asking(() =>
-      this.client.requestPermission(
-        { sessionId: this.sessionId, ...params, toolCall: shownToolCall(params.toolCall) },
-        { cancellationSignal: signal, stopWaitingOnCancel: true },
-      ),
+      this.client.requestPermission(request, {
+        cancellationSignal: signal,
+        stopWaitingOnCancel: true,
+      }),
     );
   }
 }

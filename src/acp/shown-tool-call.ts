@@ -1,5 +1,11 @@
-import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
+import type { RequestPermissionRequest, ToolCall, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { cleanJson, isCleanPath } from "../util/text.js";
+import {
+  airPermissionMeta,
+  airToolCall,
+  planFileCleared,
+  planFileShown,
+} from "./air/tool-calls.js";
 
 /**
  * A tool call as the client is shown it: the raw input and output with every string cleaned,
@@ -12,4 +18,34 @@ export function shownToolCall<T extends ToolCallUpdate>(fields: T): T {
   if (fields.rawOutput !== undefined) shown.rawOutput = cleanJson(fields.rawOutput);
   if (fields.locations) shown.locations = fields.locations.filter((l) => isCleanPath(l.path));
   return shown;
+}
+
+/**
+ * How one session's tool calls are shown to its client: cleaned, and in the shape of the
+ * client's extension (AIR's keys and plan file, air/tool-calls.ts).
+ */
+export class ShownToolCalls {
+  /** The ExitPlanMode calls shown with their plan file (AIR's `planFile`). */
+  private readonly planFiles = new Set<string>();
+
+  constructor(private readonly capabilities: { _meta?: unknown }) {}
+
+  /** A tool call or update; `first`: its announcement. */
+  shown<T extends ToolCallUpdate>(fields: T, first = false): T {
+    const shown = airToolCall(shownToolCall(fields), this.capabilities, first);
+    if (planFileShown(shown, this.capabilities)) this.planFiles.add(shown.toolCallId);
+    return shown;
+  }
+
+  /** A permission request's tool call and `_meta`, as shown. */
+  permission<P extends Omit<RequestPermissionRequest, "sessionId">>(params: P): P {
+    const meta = airPermissionMeta(params._meta ?? undefined, this.capabilities);
+    return { ...params, toolCall: this.shown(params.toolCall), ...(meta ? { _meta: meta } : {}) };
+  }
+
+  /** What follows an update: after an approved plan shown as its file, the call that clears it. */
+  after(update: ToolCallUpdate): ToolCall | undefined {
+    if (update.status !== "completed" || !this.planFiles.delete(update.toolCallId)) return;
+    return planFileCleared(update.toolCallId);
+  }
 }

@@ -19,10 +19,16 @@ export const AIR_CAPABILITIES = {
   sessionIndex: "sessionIndex",
   /** Advertised, used once declared: typed failure reports (session-failure.ts). */
   sessionFailure: "sessionFailure",
+  /** Advertised, used once declared: ExitPlanMode's plan shown as its file (tool-calls.ts). */
+  planFile: "planFile",
 } as const;
 
 /** What the agent advertises to an AIR client, in its `initialize` answer. */
-const ADVERTISED = [AIR_CAPABILITIES.customInstructions, AIR_CAPABILITIES.sessionFailure];
+const ADVERTISED = [
+  AIR_CAPABILITIES.customInstructions,
+  AIR_CAPABILITIES.sessionFailure,
+  AIR_CAPABILITIES.planFile,
+];
 
 /** What the agent advertises besides to a client that declared `sessionIndex`. */
 export const SESSION_INDEX_CAPABILITIES = [

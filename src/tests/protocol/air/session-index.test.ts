@@ -82,6 +82,7 @@ describe("AIR's session index: negotiation", () => {
           capabilities: [
             "customInstructions",
             "sessionFailure",
+            "planFile",
             "sessionIndex",
             "sessionBatchGet",
             "sessionArchive",
@@ -96,7 +97,9 @@ describe("AIR's session index: negotiation", () => {
 
   it("AIR without sessionIndex is advertised none of it; Zed and the registry no AIR key at all", () => {
     expect(initializeResponse(AIR_WITHOUT_INDEX)._meta).toMatchObject({
-      jetbrains: { air: { version: 1, capabilities: ["customInstructions", "sessionFailure"] } },
+      jetbrains: {
+        air: { version: 1, capabilities: ["customInstructions", "sessionFailure", "planFile"] },
+      },
     });
     for (const other of [ZED, REGISTRY_VALIDATOR]) {
       expect(JSON.stringify(initializeResponse(other))).not.toContain("jetbrains");

@@ -1,0 +1,212 @@
+// AIR's keys on tool calls (issue 52), for an AIR client alone: a command's description as
+// `commandTitle`, `subagent`, `skill`, `mcp` (and `is_mcp_tool_call` on the announcement), the
+// permission presentation under AIR's `permission` too, a compaction's facts as
+// `contextCompaction`, and with `planFile` declared, ExitPlanMode's plan shown as its file,
+// then cleared once approved. Zed sees none of it.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  methods,
+  type InitializeRequest,
+  type SessionNotification,
+} from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { AIR, ZED } from "../../support/client-handshakes.js";
+import { fakeClaude, result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
+import { connectInProcess, type PermissionHandler } from "../../support/in-process.js";
+
+const AIR_PLAN_FILE: InitializeRequest = {
+  ...AIR,
+  clientCapabilities: {
+    ...AIR.clientCapabilities,
+    _meta: { jetbrains: { air: { version: 1, capabilities: ["planFile"] } } },
+  },
+};
+
+let cleanup: Array<() => void> = [];
+afterEach(() => {
+  cleanup.forEach((fn) => fn());
+  cleanup = [];
+});
+
+const allowOnce: PermissionHandler = (request) => ({
+  outcome: {
+    outcome: "selected",
+    optionId: request.options.find((o) => o.kind === "allow_once")!.optionId,
+  },
+});
+
+/** A prompt running on a client of this handshake. */
+async function turn(handshake: InitializeRequest, onPermission: PermissionHandler = allowOnce) {
+  const cwd = mkdtempSync(join(tmpdir(), "acp-air-tools-"));
+  const claude = fakeClaude();
+  const harness = await connectInProcess({
+    startQuery: claude.startQuery,
+    clientCapabilities: handshake.clientCapabilities ?? {},
+    onPermission,
+  });
+  cleanup.push(() => harness.close());
+  const sessionId = await harness.newSession(cwd);
+  const query = claude.started.at(-1)!;
+  const prompt = harness.agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "Go." }],
+  });
+  await query.waitForSent(1);
+  const end = async () => {
+    query.emit(result());
+    await prompt;
+  };
+  return { ...harness, cwd, query, end };
+}
+
+/** The tool calls and their updates the client saw. */
+type ToolCallShown = Extract<
+  SessionNotification["update"],
+  { sessionUpdate: "tool_call" | "tool_call_update" }
+>;
+const calls = (updates: SessionNotification[]): ToolCallShown[] =>
+  updates
+    .map((n) => n.update)
+    .filter(
+      (u): u is ToolCallShown =>
+        u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update",
+    );
+const airOf = (meta: unknown) =>
+  (meta as { jetbrains?: { air?: Record<string, unknown> } } | null | undefined)?.jetbrains?.air;
+
+describe("AIR's keys on tool calls", () => {
+  it("a command's description is its commandTitle (cleaned); the title stays the command", async () => {
+    const { query, updates, end } = await turn(AIR);
+    query.emit(
+      toolUse("toolu_1", "Bash", { command: "ls -la", description: "List\u001b[2J files\u0007" }),
+    );
+    await end();
+    const call = calls(updates).find((u) => u.toolCallId === "toolu_1")!;
+    expect(call.title).toBe("ls -la");
+    expect(call._meta).toMatchObject({
+      claudeCode: { toolName: "Bash" },
+      jetbrains: { air: { version: 1, commandTitle: "List files" } },
+    });
+  });
+
+  it("a subagent, a skill and an MCP tool's call say so, and an MCP call's announcement is flagged", async () => {
+    const { query, updates, end } = await turn(AIR);
+    query.emit(
+      toolUse("toolu_a", "Agent", { description: "Look around", prompt: "Find it." }),
+      toolUse("toolu_s", "Skill", { skill: "release-notes" }),
+      toolUse("toolu_m", "mcp__github__get_issue", { number: 7 }),
+    );
+    await end();
+    const meta = (id: string) =>
+      calls(updates)
+        .filter((u) => u.toolCallId === id)
+        .map((u) => u._meta);
+    expect(airOf(meta("toolu_a")[0])).toMatchObject({ subagent: true });
+    expect(airOf(meta("toolu_s")[0])).toMatchObject({ skill: { name: "release-notes" } });
+    expect(airOf(meta("toolu_m")[0])).toMatchObject({
+      mcp: { server: "github", tool: "get_issue" },
+    });
+    expect(meta("toolu_m")[0]).toMatchObject({ is_mcp_tool_call: true });
+  });
+
+  it("a permission request's presentation is under AIR's permission key too, the same record", async () => {
+    const { query, permissionRequests, end } = await turn(AIR);
+    await query.canUseTool("Bash", { command: "npm test" }, { toolUseID: "toolu_p" });
+    await end();
+    const request = permissionRequests[0]!;
+    expect(airOf(request._meta)).toEqual({ version: 1, permission: request._meta!.permission });
+    expect(request._meta!.permission).toMatchObject({ version: 1, title: "npm test" });
+  });
+
+  it("Zed sees no AIR key on any of it", async () => {
+    const { query, updates, permissionRequests, end } = await turn(ZED);
+    query.emit(
+      toolUse("toolu_1", "Bash", { command: "ls", description: "List" }),
+      toolUse("toolu_m", "mcp__github__get_issue", {}),
+    );
+    await query.canUseTool("Bash", { command: "npm test" }, { toolUseID: "toolu_p" });
+    await end();
+    expect(JSON.stringify([updates, permissionRequests])).not.toMatch(/jetbrains|is_mcp_tool_call/);
+  });
+
+  it("a compaction's facts reach AIR as contextCompaction, its trigger in AIR's words", async () => {
+    const { query, updates, end } = await turn(AIR);
+    query.emit(
+      sdkMessage({ type: "system", subtype: "status", status: "compacting" }),
+      sdkMessage({
+        type: "system",
+        subtype: "compact_boundary",
+        compact_metadata: { trigger: "auto", pre_tokens: 150_000, post_tokens: 20_000 },
+      }),
+    );
+    await end();
+    const done = calls(updates).find((u) => u.status === "completed")!;
+    expect(airOf(done._meta)).toEqual({
+      version: 1,
+      contextCompaction: {
+        version: 1,
+        trigger: "automatic",
+        preTokens: 150_000,
+        postTokens: 20_000,
+      },
+    });
+  });
+});
+
+describe("AIR's planFile", () => {
+  const plan = "1. Write it.\n2. Test it.";
+  const planFile = () => {
+    const file = join(mkdtempSync(join(tmpdir(), "acp-air-plan-")), "plan.md");
+    writeFileSync(file, plan);
+    return file;
+  };
+
+  it("shows ExitPlanMode's plan as its file (no copy of the plan), and once approved, a call clearing it", async () => {
+    const file = planFile();
+    const { query, updates, permissionRequests, end } = await turn(AIR_PLAN_FILE);
+    const input = { plan, planFilePath: file };
+    await query.canUseTool("ExitPlanMode", input, { toolUseID: "toolu_exit" });
+    const asked = permissionRequests[0]!.toolCall;
+    expect(asked.rawInput).toEqual({ planFilePath: file });
+    expect(asked.content ?? []).toEqual([]);
+    expect(JSON.stringify(updates)).not.toContain("Write it.");
+    query.emit(toolResult("toolu_exit", "Exit plan mode?"));
+    await end();
+    const shown = calls(updates).map((u): unknown[] => [u.toolCallId, u.sessionUpdate, u.status]);
+    const done = shown.findIndex(([id, , status]) => id === "toolu_exit" && status === "completed");
+    expect(shown[done + 1]).toEqual(["toolu_exit:plan-file-clear", "tool_call", "completed"]);
+    expect(calls(updates)[done + 1]).toMatchObject({ rawInput: { planFilePath: "" } });
+  });
+
+  it("a rejected plan gets no clearing call; a plan file that is not there, or AIR without planFile, shows the plan as before", async () => {
+    const file = planFile();
+    const reject: PermissionHandler = (request) => ({
+      outcome: {
+        outcome: "selected",
+        optionId: request.options.find((o) => o.kind === "reject_once")!.optionId,
+      },
+    });
+    const rejected = await turn(AIR_PLAN_FILE, reject);
+    await rejected.query.canUseTool(
+      "ExitPlanMode",
+      { plan, planFilePath: file },
+      { toolUseID: "toolu_exit" },
+    );
+    rejected.query.emit(toolResult("toolu_exit", "No.", { isError: true }));
+    await rejected.end();
+    expect(JSON.stringify(rejected.updates)).not.toContain("plan-file-clear");
+
+    for (const [handshake, path] of [
+      [AIR_PLAN_FILE, join(tmpdir(), "no-such-plan.md")],
+      [AIR, file],
+    ] as const) {
+      const { query, permissionRequests, end } = await turn(handshake, reject);
+      const input = { plan, planFilePath: path };
+      await query.canUseTool("ExitPlanMode", input, { toolUseID: "toolu_exit" });
+      await end();
+      expect(permissionRequests[0]!.toolCall.rawInput).toEqual(input);
+    }
+  });
+});
