@@ -30,6 +30,7 @@ import { mergingTextChannel, v1Channel, type MergingChannel } from "./acp/channe
 import { AUTH_STATUS_UPDATE_METHOD } from "./acp/auth.js";
 import { accountRoutes } from "./account-routes.js";
 import { AirSessionIndex } from "./air-session-index.js";
+import { AirFileChangeReports } from "./air-file-changes.js";
 import { sessionClient } from "./acp/session-client.js";
 import { cancelledByClient, ServedSessions, type ServerSessions } from "./served-sessions.js";
 import {
@@ -113,6 +114,11 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
   const air = new AirSessionIndex({
     core: () => core,
     notify: (method, params) => notify!(method, params),
+    update: (notification) => channel!.update(notification),
+  });
+  /** AIR's reports of the files a turn changed (air-file-changes.ts). */
+  const fileReports = new AirFileChangeReports({
+    core: () => core,
     update: (notification) => channel!.update(notification),
   });
 
@@ -237,11 +243,16 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       .onRequest(
         methods.agent.session.prompt,
         answering(async ({ params, signal }) => {
-          const { result, userMessageId } = await promptTurn(
+          const { result, userMessageId } = await fileReports.around(
+            clientCapabilities,
             params,
-            signal,
-            (cancel, started) => core.prompt(params.sessionId, params.prompt, cancel, started),
-            (answer) => answer,
+            () =>
+              promptTurn(
+                params,
+                signal,
+                (cancel, started) => core.prompt(params.sessionId, params.prompt, cancel, started),
+                (answer) => answer,
+              ),
           );
           return userMessageId ? { ...result, userMessageId } : result;
         }),

@@ -26,6 +26,7 @@ import {
 } from "./opening.js";
 import { SavedSessions, type ListParams } from "./saved-sessions.js";
 import { ListFeed, type ListListener } from "./list-feed.js";
+import { filesChangedSince, type FileChanges } from "./file-changes.js";
 import type { ListedPage, ListedSession } from "../session/lifecycle/history.js";
 import { RewindMarks, rewoundTranscripts } from "../claude/cuts/rewind-marks.js";
 import {
@@ -261,6 +262,11 @@ export class AgentCore {
       edit.files,
       (id, prompt) => this.prompt(id, prompt, signal, started),
     );
+  }
+
+  /** The files changed since the prompt `userMessageId` was sent (file-changes.ts). */
+  filesChangedSince(sessionId: string, userMessageId: string): Promise<FileChanges> {
+    return filesChangedSince(this.sessions.require(sessionId), userMessageId);
   }
 
   /** A login the client ran in a terminal, checked (accounts.ts). */

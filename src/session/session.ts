@@ -44,6 +44,8 @@ type SessionParts = { tools: ToolCallTracker } & BackgroundParts &
 export class Session {
   private sessionId: string;
   readonly cwd: string;
+  /** The folders it works in: its cwd, then the additional directories. */
+  readonly folders: readonly string[];
   private closed = false;
   /** Whether the last prompt failed (a listing shows it). */
   private lastTurnFailed = false;
@@ -65,6 +67,7 @@ export class Session {
     const { client, cwd } = options;
     this.sessionId = options.id;
     this.cwd = cwd;
+    this.folders = [cwd, ...options.additionalDirectories];
     this.providerModels = options.providerModels;
     this.projectContext = options.projectContext;
     // What the rooms' hosts name alike (and what the session is opened with), each defined
@@ -280,9 +283,8 @@ export class Session {
   }
 
   /**
-   * The client set another provider: the process goes when the session is idle, and a turn
-   * that waits for it starts on a new one, resuming the conversation. Background work (a
-   * command, a subagent) keeps the old process until it ends, as it would die with it.
+   * The client set another provider: the process goes when the session is idle (background
+   * work keeps it until that ends), and the next turn resumes the conversation on a new one.
    */
   reroute(provider: ProviderLaunch | undefined, models: readonly ModelInfo[] | undefined): void {
     const { process, startup } = this.parts;
@@ -294,9 +296,8 @@ export class Session {
   }
 
   /**
-   * The user trusted the folder: the process goes when the session is idle (else at the next
-   * turn, as for `reroute`); the next one resumes the conversation with the folder's
-   * settings, hooks, MCP servers and instructions, and the client hears of its commands.
+   * The user trusted the folder: the process goes as for `reroute`; the next one resumes with
+   * the folder's settings, hooks, MCP servers and instructions, and announces its commands.
    */
   loadProjectContext(): void {
     if (this.projectContext || this.closed) return;

@@ -21,6 +21,8 @@ export const AIR_CAPABILITIES = {
   sessionFailure: "sessionFailure",
   /** Advertised, used once declared: ExitPlanMode's plan shown as its file (tool-calls.ts). */
   planFile: "planFile",
+  /** Advertised, used once declared: the files a turn changed, when asked (file-changes.ts). */
+  agentFileChangeReport: "agentFileChangeReport",
 } as const;
 
 /** What the agent advertises to an AIR client, in its `initialize` answer. */
@@ -28,6 +30,7 @@ const ADVERTISED = [
   AIR_CAPABILITIES.customInstructions,
   AIR_CAPABILITIES.sessionFailure,
   AIR_CAPABILITIES.planFile,
+  AIR_CAPABILITIES.agentFileChangeReport,
 ];
 
 /** What the agent advertises besides to a client that declared `sessionIndex`. */
@@ -41,7 +44,7 @@ export const SESSION_INDEX_CAPABILITIES = [
 ] as const;
 
 /** The `air` object of a `_meta`, when there is one. */
-function airOf(meta: unknown): Record<string, unknown> | undefined {
+export function airMetaOf(meta: unknown): Record<string, unknown> | undefined {
   const jetbrains = isRecord(meta) ? meta.jetbrains : undefined;
   const air = isRecord(jetbrains) ? jetbrains.air : undefined;
   return isRecord(air) ? air : undefined;
@@ -49,12 +52,12 @@ function airOf(meta: unknown): Record<string, unknown> | undefined {
 
 /** Whether the client is JetBrains AIR: it declared `_meta.jetbrains.air`. */
 export function isAirClient(capabilities: { _meta?: unknown }): boolean {
-  return airOf(capabilities._meta) !== undefined;
+  return airMetaOf(capabilities._meta) !== undefined;
 }
 
 /** Whether an AIR client of version 1 or later declared `capability`. */
 export function airDeclares(capabilities: { _meta?: unknown }, capability: string): boolean {
-  const air = airOf(capabilities._meta);
+  const air = airMetaOf(capabilities._meta);
   const version = air?.version;
   return (
     typeof version === "number" &&
@@ -89,7 +92,7 @@ export function airInitializeMeta(capabilities: { _meta?: unknown }): Record<str
 
 /** `_meta.jetbrains.air.customInstructions` of a session-opening request, when it is text. */
 export function airCustomInstructions(meta: unknown): string | undefined {
-  const instructions = airOf(meta)?.[AIR_CAPABILITIES.customInstructions];
+  const instructions = airMetaOf(meta)?.[AIR_CAPABILITIES.customInstructions];
   return typeof instructions === "string" ? instructions : undefined;
 }
 

@@ -16,7 +16,7 @@ import {
 } from "../../errors.js";
 import { redact } from "../../util/secrets.js";
 import { cleanMultiline, cleanSingleLine } from "../../util/text.js";
-import { AIR_CAPABILITIES, airDeclares, withAirMeta } from "./extension.js";
+import { AIR_CAPABILITIES, airDeclares, airMetaOf, withAirMeta } from "./extension.js";
 
 const SESSION_FAILURE = AIR_CAPABILITIES.sessionFailure;
 
@@ -121,4 +121,9 @@ export function sessionFailureMeta(
   const kind = failureKindOf(error);
   if (!kind) return undefined;
   return withAirMeta(undefined, SESSION_FAILURE, report(sessionId, error, kind));
+}
+
+/** Whether a prompt's answer reports a failure (its turn failed). */
+export function isFailureAnswer(meta: unknown): boolean {
+  return airMetaOf(meta)?.[SESSION_FAILURE] !== undefined;
 }

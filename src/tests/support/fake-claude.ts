@@ -178,7 +178,7 @@ export class FakeClaudeQuery implements ClaudeQuery {
 
   /** Whether startReport() says the settings start thinking off (not unless a test says). */
   settingsThinkingOff: boolean | undefined = false;
-  rewindFiles(): Promise<FilesRewound> {
+  rewindFiles(_userMessageId: string, _dryRun: boolean): Promise<FilesRewound> {
     return Promise.resolve({ canRewind: false, error: "the fake keeps no checkpoints" });
   }
 

@@ -97,6 +97,7 @@ const LAYERS: ReadonlyArray<{ layer: string; rooms: readonly string[] }> = [
       "agent.ts",
       "account-routes.ts",
       "air-session-index.ts",
+      "air-file-changes.ts",
       "served-sessions.ts",
       "acp/v2/",
       "client/",

@@ -4,7 +4,7 @@
 // index's list subscription hears what another agent process and its Claude Code do in the
 // folder, from Claude Code's own files, and a failure (a turn the API failed, a Claude Code that
 // cannot start) comes as AIR's typed report, with actions that do what they say.
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getSessionInfo } from "@anthropic-ai/claude-agent-sdk";
@@ -208,4 +208,55 @@ it("AIR's sessionFailure: a Claude Code that cannot start is reported before any
   const retried = await e2e.prompt(sessionId, "Hello again.");
   expect(retried.stopReason).toBe("end_turn");
   expect(failureOf(retried._meta)).toBeUndefined();
+});
+
+it("AIR's agentFileChangeReport: the file Claude Code wrote in the turn is reported from its own checkpoints, before the prompt's answer", async () => {
+  const allow = (request: RequestPermissionRequest) =>
+    request.options.find((o) => o.kind === "allow_once")!.optionId;
+  const e2e = await startE2E({
+    clientCapabilities: {
+      ...AIR.clientCapabilities,
+      _meta: { jetbrains: { air: { version: 1, capabilities: ["agentFileChangeReport"] } } },
+    },
+    permission: { answer: "select", optionId: allow },
+    scenario: [
+      {
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_air_write",
+            name: "Write",
+            input: { file_path: "notes.md", content: "Written.\n" },
+          },
+        ],
+      },
+      { content: [{ type: "text", text: "Wrote it." }] },
+    ],
+  });
+  const { sessionId } = await e2e.newSession();
+  const written = join(e2e.cwd, "notes.md");
+  await e2e.client.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "Write the notes." }],
+    _meta: {
+      jetbrains: { air: { agentFileChangeReportRequest: { version: 1, requestId: "turn-1" } } },
+    },
+  });
+  expect(existsSync(written)).toBe(true);
+  const before = answered(e2e, "session/prompt", sessionId).updatesBefore.map((n) => n.update);
+  const reports = before
+    .map(
+      (u) => (u._meta as { jetbrains?: { air?: { agentFileChangeReport?: unknown } } })?.jetbrains,
+    )
+    .flatMap((j) => (j?.air?.agentFileChangeReport ? [j.air.agentFileChangeReport] : []));
+  expect(reports).toEqual([
+    {
+      version: 1,
+      requestId: "turn-1",
+      status: "reported",
+      paths: [realpathSync(written)],
+      declaredComplete: false,
+      truncated: false,
+    },
+  ]);
 });
