@@ -29,8 +29,7 @@ import {
 import { mergingTextChannel, v1Channel, type MergingChannel } from "./acp/channel.js";
 import { AUTH_STATUS_UPDATE_METHOD } from "./acp/auth.js";
 import { accountRoutes } from "./account-routes.js";
-import { AirSessionIndex } from "./air-session-index.js";
-import { AirFileChangeReports } from "./air-file-changes.js";
+import { AirConnection } from "./air/connection.js";
 import { sessionClient } from "./acp/session-client.js";
 import { cancelledByClient, ServedSessions, type ServerSessions } from "./served-sessions.js";
 import {
@@ -110,15 +109,10 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
   let clientCapabilities: ClientCapabilities = {};
   let statusUpdates: ((status: AuthStatusInfo) => Promise<void>) | undefined;
   let notify: ((method: string, params: Record<string, unknown>) => Promise<void>) | undefined;
-  /** JetBrains AIR's session index, for a client that declared it (air-session-index.ts). */
-  const air = new AirSessionIndex({
+  /** JetBrains AIR's extension, for a client that declared it (air/). */
+  const air = new AirConnection({
     core: () => core,
     notify: (method, params) => notify!(method, params),
-    update: (notification) => channel!.update(notification),
-  });
-  /** AIR's reports of the files a turn changed (air-file-changes.ts). */
-  const fileReports = new AirFileChangeReports({
-    core: () => core,
     update: (notification) => channel!.update(notification),
   });
 
@@ -243,16 +237,13 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       .onRequest(
         methods.agent.session.prompt,
         answering(async ({ params, signal }) => {
-          const { result, userMessageId } = await fileReports.around(
-            clientCapabilities,
-            params,
-            () =>
-              promptTurn(
-                params,
-                signal,
-                (cancel, started) => core.prompt(params.sessionId, params.prompt, cancel, started),
-                (answer) => answer,
-              ),
+          const { result, userMessageId } = await air.prompt(params, () =>
+            promptTurn(
+              params,
+              signal,
+              (cancel, started) => core.prompt(params.sessionId, params.prompt, cancel, started),
+              (answer) => answer,
+            ),
           );
           return userMessageId ? { ...result, userMessageId } : result;
         }),

@@ -3,6 +3,8 @@ import { redact } from "../util/secrets.js";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
 import { ShownToolCalls } from "./shown-tool-call.js";
 import { shownCompaction, type Compaction } from "./compaction.js";
+import { isAirClient } from "./air/extension.js";
+import { airGoalMeta, type GoalState } from "./air/goal.js";
 import { sessionFailureMeta } from "./air/session-failure.js";
 import type { ClientChannel, TurnEnd } from "./channel.js";
 import { type ChildRoute, ChildSessions, type UnstableSessionUpdate } from "./child-sessions.js";
@@ -238,6 +240,12 @@ export class SessionClient {
 
   updateConfigOptions(configOptions: SessionConfigOption[]): Promise<void> {
     return this.update({ sessionUpdate: "config_option_update", configOptions });
+  }
+
+  /** Claude Code's goal as it is now (null: none): AIR hears it (air/goal.ts), no other client. */
+  async updateGoal(goal: GoalState | null): Promise<void> {
+    if (!isAirClient(this.capabilities)) return;
+    await this.update({ sessionUpdate: "session_info_update", _meta: airGoalMeta(goal) });
   }
 
   updateSessionInfo(info: SessionInfoUpdate): Promise<void> {

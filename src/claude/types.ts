@@ -16,6 +16,7 @@ export type {
   PermissionUpdate,
   PermissionRuleValue,
   PermissionUpdateDestination,
+  SDKActiveGoalMessage,
   SDKAssistantMessage,
   SDKMessage,
   SDKPartialAssistantMessage,
@@ -29,7 +30,12 @@ export type {
   SlashCommand,
 } from "@anthropic-ai/claude-agent-sdk";
 
-import type { CanUseTool, SDKMessage, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import type {
+  CanUseTool,
+  SDKActiveGoalMessage,
+  SDKMessage,
+  SDKUserMessage,
+} from "@anthropic-ai/claude-agent-sdk";
 
 /** A message of Claude Code's about itself or its work (init, status, tasks, hooks...). */
 export type SystemMessage = Extract<SDKMessage, { type: "system" }>;
@@ -46,3 +52,14 @@ export type UserContentBlock = UserContent[number];
 
 /** The states of a `task_updated` patch after which a task does nothing more. */
 export const FINAL_TASK_STATES: ReadonlySet<string> = new Set(["completed", "failed", "killed"]);
+
+/**
+ * Claude Code's goal (`/goal <condition>`), as it reports it when it is set, checked or
+ * cleared. Its iterator hands the report on although the SDK's message type does not name it.
+ */
+export function isActiveGoal(message: { type: string }): message is SDKActiveGoalMessage {
+  return message.type === "active_goal";
+}
+
+/** The goal a report gives, or null once it is cleared (met, impossible, or `/goal clear`). */
+export type ClaudeGoal = NonNullable<SDKActiveGoalMessage["value"]>;

@@ -33,6 +33,10 @@ const ADVERTISED = [
   AIR_CAPABILITIES.agentFileChangeReport,
 ];
 
+/** The goal extension's method (goal.ts), and what the `initialize` answer tells AIR of it. */
+export const AIR_GOAL_METHOD = "_session/goal";
+const AIR_GOAL = { version: 1, controlMethod: AIR_GOAL_METHOD, actions: ["set", "clear"] };
+
 /** What the agent advertises besides to a client that declared `sessionIndex`. */
 export const SESSION_INDEX_CAPABILITIES = [
   AIR_CAPABILITIES.sessionIndex,
@@ -87,7 +91,7 @@ export function airInitializeMeta(capabilities: { _meta?: unknown }): Record<str
   if (!isAirClient(capabilities)) return {};
   const index = airDeclares(capabilities, AIR_CAPABILITIES.sessionIndex);
   const advertised = [...ADVERTISED, ...(index ? SESSION_INDEX_CAPABILITIES : [])];
-  return withAirMeta(undefined, "capabilities", advertised);
+  return withAirMeta(withAirMeta(undefined, "capabilities", advertised), "goal", AIR_GOAL);
 }
 
 /** `_meta.jetbrains.air.customInstructions` of a session-opening request, when it is text. */

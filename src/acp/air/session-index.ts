@@ -1,7 +1,7 @@
 // AIR's session index (extension version 1), as AIR and the published adapter speak it: a
 // bounded `session/list` with AIR's row fields, `_session/batch_get`, rename, archive and
 // unarchive, and a subscription to a directory's listing. Only a client that declared
-// `sessionIndex` gets any of it. Wire shapes only: the protocol app (air-session-index.ts)
+// `sessionIndex` gets any of it. Wire shapes only: the protocol app (../../air/)
 // hands the requests to the core.
 import type { SessionInfo } from "@agentclientprotocol/sdk";
 import { z } from "zod";

@@ -1,9 +1,13 @@
 // A live message of Claude Code that is neither a result nor a system message, as session
 // updates: rate-limit reports become notices and usage, an API error stays with its turn, a
-// plan and `/usage` are noted, and every message goes through the stream translator.
+// plan and `/usage` are noted, the goal (`/goal`) is told, and every message goes through the
+// stream translator.
 import type { UsageUpdate } from "@agentclientprotocol/sdk";
+import type { GoalState } from "../../acp/air/goal.js";
 import type { SessionClient } from "../../acp/session-client.js";
 import {
+  type ClaudeGoal,
+  isActiveGoal,
   type SDKMessage,
   type SDKResultMessage,
   SYNTHETIC_MODEL,
@@ -42,6 +46,9 @@ export interface LiveMessageHost {
 
 export async function showLiveMessage(host: LiveMessageHost, message: LiveMessage): Promise<void> {
   const { usage } = host;
+  const reported: { type: string } = message;
+  if (isActiveGoal(reported))
+    return host.send(() => host.client.updateGoal(goalOf(reported.value)));
   if (message.type === "rate_limit_event") {
     const notice = host.rateLimits.report(message.rate_limit_info);
     if (notice) await host.send(() => host.client.sendNotice(notice));
@@ -69,4 +76,11 @@ export async function showLiveMessage(host: LiveMessageHost, message: LiveMessag
     // the end of the turn (the window is known from the first result on).
     if (message.event.type === "message_delta") await host.sendUsage(usage.update());
   }
+}
+
+/** Claude Code's goal in plain values (null: it has none). */
+function goalOf(goal: ClaudeGoal | null): GoalState | null {
+  if (!goal) return null;
+  const { condition, iterations, set_at: setAt, last_reason: lastReason } = goal;
+  return { condition, iterations, setAt, ...(lastReason !== undefined ? { lastReason } : {}) };
 }

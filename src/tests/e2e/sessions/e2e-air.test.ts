@@ -260,3 +260,34 @@ it("AIR's agentFileChangeReport: the file Claude Code wrote in the turn is repor
     },
   ]);
 });
+
+it("AIR's goal: `_session/goal set` gives the real Claude Code its /goal, whose stop check asks the model about that objective; AIR hears the goal, and `clear` clears it", async () => {
+  const met = { content: [{ type: "text" as const, text: '{"ok": true, "reason": "Done."}' }] };
+  const e2e = await startE2E({
+    clientCapabilities: AIR.clientCapabilities,
+    scenario: {
+      turns: [{ content: [{ type: "text", text: "Working on it." }] }],
+      // Claude Code's goal check: is the objective met? Yes.
+      sideReply: (request) =>
+        JSON.stringify(request.body).includes("stopping condition") ? met : undefined,
+    },
+  });
+  const { sessionId } = await e2e.newSession();
+  await expect(
+    e2e.client.request("_session/goal", { sessionId, action: "set", objective: "notes exist" }),
+  ).resolves.toEqual({});
+  const checks = e2e.api
+    .sideRequests()
+    .filter((r) => JSON.stringify(r.body).includes("stopping condition"));
+  expect(checks.length).toBeGreaterThan(0);
+  expect(JSON.stringify(checks[0]!.body)).toContain("notes exist");
+  await e2e.client.request("_session/goal", { sessionId, action: "clear" });
+  const goals = e2e.updates
+    .of(sessionId)
+    .map((u) => (u._meta as { jetbrains?: { air?: Record<string, unknown> } })?.jetbrains?.air)
+    .flatMap((air) => (air && "goal" in air ? [air.goal] : []));
+  expect(goals).toEqual([
+    { objective: "notes exist", status: "active", controlMethod: "_session/goal" },
+    null,
+  ]);
+});

@@ -3,11 +3,11 @@ import {
   fileChangeReportMeta,
   fileChangeRequestId,
   type Unavailable,
-} from "./acp/air/file-changes.js";
-import { isFailureAnswer } from "./acp/air/session-failure.js";
-import type { SessionNotificationOut } from "./acp/channel.js";
-import type { AgentCore } from "./core/agent-core.js";
-import { log } from "./logger.js";
+} from "../acp/air/file-changes.js";
+import { isFailureAnswer } from "../acp/air/session-failure.js";
+import type { SessionNotificationOut } from "../acp/channel.js";
+import type { AgentCore } from "../core/agent-core.js";
+import { log } from "../logger.js";
 
 /** What the reports need of their connection. */
 export interface FileReportsHost {

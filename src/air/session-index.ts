@@ -16,16 +16,16 @@ import {
   airSessionParams,
   airSubscribeParams,
   airUnsubscribeParams,
-} from "./acp/air/session-index.js";
-import { AIR_CAPABILITIES, airDeclares, isAirClient } from "./acp/air/extension.js";
-import type { SessionNotificationOut } from "./acp/channel.js";
-import { withRequestErrors } from "./acp/errors.js";
-import type { AgentCore } from "./core/agent-core.js";
-import type { ListParams } from "./core/saved-sessions.js";
-import { log } from "./logger.js";
+} from "../acp/air/session-index.js";
+import { AIR_CAPABILITIES, airDeclares, isAirClient } from "../acp/air/extension.js";
+import { withRequestErrors } from "../acp/errors.js";
+import type { SessionNotificationOut } from "../acp/channel.js";
+import type { AgentCore } from "../core/agent-core.js";
+import type { ListParams } from "../core/saved-sessions.js";
+import { log } from "../logger.js";
 
-/** What the session index needs of its connection. */
-export interface AirIndexHost {
+/** What AIR's extension needs of its connection (connection.ts). */
+export interface AirHost {
   core(): AgentCore;
   /** Sends a notification of the connection (the list subscription's changes). */
   notify(method: string, params: Record<string, unknown>): Promise<void>;
@@ -45,7 +45,7 @@ export class AirSessionIndex {
   private indexed = false;
   private readonly subscriptions = new Map<string, { close(): void }>();
 
-  constructor(private readonly host: AirIndexHost) {}
+  constructor(private readonly host: AirHost) {}
 
   /** `initialize`: what this client declared. */
   negotiate(capabilities: { _meta?: unknown }): void {
