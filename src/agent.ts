@@ -6,6 +6,7 @@ import {
   type ContentBlock,
   type PromptResponse,
 } from "@agentclientprotocol/sdk";
+import { airConfigOptions, airModes } from "./acp/air/modes.js";
 import { sessionFailureMeta } from "./acp/air/session-failure.js";
 import { initializeResponse } from "./acp/capabilities.js";
 import { withRequestErrors } from "./acp/errors.js";
@@ -129,8 +130,8 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
   const state = (session: Session) => {
     const trust = core.workspaceTrust(session);
     return {
-      modes: session.modes(),
-      configOptions: session.configOptions(),
+      modes: airModes(session.modes(), clientCapabilities),
+      configOptions: airConfigOptions(session.configOptions(), clientCapabilities),
       ...(trust ? { workspaceTrust: workspaceTrustState(trust) } : {}),
     };
   };
@@ -309,13 +310,11 @@ export function createAgent(deps: AgentDependencies, server?: ServerSessions): A
       )
       .onRequest(
         methods.agent.session.setConfigOption,
-        answering(async ({ params }) => ({
-          configOptions: await core.setConfigOption(
-            params.sessionId,
-            params.configId,
-            params.value,
-          ),
-        })),
+        answering(async ({ params }) => {
+          const { sessionId, configId, value } = params;
+          const options = await core.setConfigOption(sessionId, configId, value);
+          return { configOptions: airConfigOptions(options, clientCapabilities) };
+        }),
       )
       .onRequest(
         TRUST_APPLY_METHOD,

@@ -5,6 +5,7 @@ import { ShownToolCalls } from "./shown-tool-call.js";
 import { shownCompaction, type Compaction } from "./compaction.js";
 import { isAirClient } from "./air/extension.js";
 import { airGoalMeta, type GoalState } from "./air/goal.js";
+import { airConfigOptions } from "./air/modes.js";
 import { sessionFailureMeta } from "./air/session-failure.js";
 import type { ClientChannel, TurnEnd } from "./channel.js";
 import { type ChildRoute, ChildSessions, type UnstableSessionUpdate } from "./child-sessions.js";
@@ -239,7 +240,8 @@ export class SessionClient {
   }
 
   updateConfigOptions(configOptions: SessionConfigOption[]): Promise<void> {
-    return this.update({ sessionUpdate: "config_option_update", configOptions });
+    const shown = airConfigOptions(configOptions, this.capabilities);
+    return this.update({ sessionUpdate: "config_option_update", configOptions: shown });
   }
 
   /** Claude Code's goal as it is now (null: none): AIR hears it (air/goal.ts), no other client. */

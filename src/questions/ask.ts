@@ -20,6 +20,8 @@ export interface QuestionClient {
   ): Promise<unknown>;
   /** Claude Code understands `annotations[q].unanswered` (ask_user_question_unanswered_v1). */
   reportsUnanswered(): boolean;
+  /** The client is JetBrains AIR (form.ts marks the free-text fields for it). */
+  air?: boolean;
 }
 
 const elicitationResult = z.looseObject({
@@ -41,7 +43,8 @@ export async function askQuestions(
   if (!questions.length) return deniedResult(NO_VALID_QUESTIONS);
   let response: unknown;
   try {
-    response = await client.elicit({ ...questionForm(questions), toolCallId }, signal);
+    const form = questionForm(questions, { air: client.air === true });
+    response = await client.elicit({ ...form, toolCallId }, signal);
   } catch {
     return signal.aborted ? abortedResult() : deniedResult(COULD_NOT_ASK);
   }

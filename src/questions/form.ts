@@ -1,4 +1,5 @@
 import type { CreateElicitationRequest, ElicitationSchema } from "@agentclientprotocol/sdk";
+import { airCustomAnswerMeta } from "../acp/air/questions.js";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
 import type { Question } from "./questions.js";
 
@@ -13,9 +14,13 @@ const PREVIEW_META = "_claude/askUserQuestionOption";
 
 /**
  * The form for AskUserQuestion: single-select as a titled `oneOf` string, multi-select
- * as an array of titled `anyOf` items; nothing required, so a user can skip.
+ * as an array of titled `anyOf` items; nothing required, so a user can skip. `air`: the
+ * client is JetBrains AIR, which reads the free-text fields' mark.
  */
-export function questionForm(questions: readonly Question[]): {
+export function questionForm(
+  questions: readonly Question[],
+  options: { air?: boolean } = {},
+): {
   message: string;
   requestedSchema: ElicitationSchema;
 } {
@@ -32,7 +37,12 @@ export function questionForm(questions: readonly Question[]): {
     properties[answerField(index)] = q.multiSelect
       ? { type: "array", title, ...description, items: { anyOf: choices } }
       : { type: "string", title, ...description, oneOf: choices };
-    properties[otherField(index)] = { type: "string", title: OTHER_TITLE };
+    properties[otherField(index)] = {
+      type: "string",
+      title: OTHER_TITLE,
+      // JetBrains AIR shows it as the question's own free answer.
+      ...(options.air ? { _meta: airCustomAnswerMeta(answerField(index)) } : {}),
+    };
   });
   const message =
     questions.length === 1 ? cleanMultiline(questions[0]!.question) : SEVERAL_QUESTIONS;

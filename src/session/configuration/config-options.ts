@@ -6,15 +6,9 @@ import { cleanSingleLine } from "../../util/text.js";
 import { availableModes, type ModeConditions } from "./modes.js";
 import { runModelId, thinkingOption } from "./thinking.js";
 
-/** Config option ids; each is defined here once. */
-export const CONFIG_IDS = {
-  mode: "mode",
-  model: "model",
-  effort: "effort",
-  fastMode: "fast_mode",
-  ultracode: "ultracode",
-  thinking: "thinking",
-} as const;
+// Config option ids are a wire fact (acp/config-ids.ts); the options are built here.
+export { CONFIG_IDS } from "../../acp/config-ids.js";
+import { CONFIG_IDS } from "../../acp/config-ids.js";
 
 /** The model option value meaning "Claude Code's default model". */
 export const DEFAULT_MODEL = "default";

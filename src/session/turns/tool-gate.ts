@@ -1,6 +1,7 @@
 import type { SessionClient } from "../../acp/session-client.js";
 import type { CanUseTool } from "../../claude/types.js";
 import type { PlanContext } from "../../permissions/choices.js";
+import { isAirClient } from "../../acp/air/extension.js";
 import { askQuestions } from "../../questions/ask.js";
 import type { ToolContext } from "../../tools/types.js";
 import { createCanUseTool } from "./permission-request.js";
@@ -55,6 +56,7 @@ export function sessionCanUseTool(host: ToolGateHost): CanUseTool {
               elicit: (request, s) =>
                 client.forThread(toolUse.parentToolUseId).elicitForm(request, s),
               reportsUnanswered: () => host.claudeCapabilities().includes(UNANSWERED_CAPABILITY),
+              air: isAirClient(client.capabilities),
             },
             toolUse.id,
             toolUse.input,

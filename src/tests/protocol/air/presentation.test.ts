@@ -1,0 +1,145 @@
+// What AIR reads beside ACP's own fields (issue 52), for an AIR client alone: the kind of each
+// permission mode (on the modes a session offers and on its mode option's choices, in the
+// responses and in config_option_update), and the mark of a question form's free-text answers.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  methods,
+  type ClientCapabilities,
+  type InitializeRequest,
+  type SessionConfigOption,
+} from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { AIR, ZED } from "../../support/client-handshakes.js";
+import { fakeClaude } from "../../support/fake-claude.js";
+import { connectInProcess } from "../../support/in-process.js";
+
+let cleanup: Array<() => void> = [];
+afterEach(() => {
+  cleanup.forEach((fn) => fn());
+  cleanup = [];
+});
+
+const withForms = (handshake: InitializeRequest): ClientCapabilities => ({
+  ...handshake.clientCapabilities,
+  elicitation: { form: {} },
+});
+
+async function connect(clientCapabilities: ClientCapabilities) {
+  const claude = fakeClaude();
+  const harness = await connectInProcess({
+    startQuery: claude.startQuery,
+    clientCapabilities,
+    onElicitation: () => ({ action: "decline" }),
+  });
+  cleanup.push(() => harness.close());
+  const cwd = mkdtempSync(join(tmpdir(), "acp-air-presentation-"));
+  return { ...harness, claude, cwd };
+}
+
+/** AIR's kind of each of Claude Code's modes. */
+const KINDS: Record<string, string> = {
+  default: "standard",
+  acceptEdits: "standard",
+  plan: "plan",
+  auto: "auto_review",
+  bypassPermissions: "full_access",
+};
+
+const kindOf = (item: { _meta?: unknown }) =>
+  (item._meta as { jetbrains?: { air?: { kind?: string } } } | null | undefined)?.jetbrains?.air
+    ?.kind;
+
+/** The mode option's choices and their kinds. */
+const modeKinds = (options: readonly SessionConfigOption[] | null | undefined) => {
+  const mode = options?.find((o) => o.id === "mode");
+  return mode?.type === "select"
+    ? mode.options.flatMap((c): unknown[][] => ("value" in c ? [[c.value, kindOf(c)]] : []))
+    : [];
+};
+
+describe("AIR's kind of each mode", () => {
+  it("the modes and the mode option's choices carry AIR's kind, in the session/new answer and after a mode change", async () => {
+    const harness = await connect(AIR.clientCapabilities!);
+    const { cwd, agent, updates } = harness;
+    const opened = await harness.newStartedSession(cwd);
+    const modes = opened.modes!.availableModes.map((m): unknown[] => [m.id, kindOf(m)]);
+    expect(modes.length).toBeGreaterThanOrEqual(3);
+    for (const [id, kind] of modes) expect(kind).toBe(KINDS[id as string]);
+    const choices = modeKinds(opened.configOptions);
+    expect(choices.length).toBeGreaterThanOrEqual(3);
+    for (const [id, kind] of choices) expect(kind).toBe(KINDS[id as string]);
+    const { configOptions } = await agent.request(methods.agent.session.setConfigOption, {
+      sessionId: opened.sessionId,
+      configId: "mode",
+      value: "plan",
+    });
+    expect(modeKinds(configOptions)).toContainEqual(["plan", "plan"]);
+    const pushed = updates
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === "config_option_update");
+    expect(pushed.length).toBeGreaterThan(0);
+    for (const update of pushed) {
+      if (update.sessionUpdate === "config_option_update") {
+        expect(modeKinds(update.configOptions)).toContainEqual(["default", "standard"]);
+      }
+    }
+  });
+
+  it("Zed's modes and options carry no AIR key", async () => {
+    const harness = await connect(ZED.clientCapabilities!);
+    const opened = await harness.newStartedSession(harness.cwd);
+    expect(JSON.stringify([opened, harness.updates])).not.toContain("jetbrains");
+  });
+});
+
+describe("AIR's mark of a question's free-text answer", () => {
+  const QUESTIONS = {
+    questions: [
+      {
+        question: "Which library?",
+        header: "Library",
+        multiSelect: false,
+        options: [
+          { label: "date-fns", description: "Small" },
+          { label: "luxon", description: "Rich" },
+        ],
+      },
+    ],
+  };
+
+  async function ask(handshake: InitializeRequest) {
+    const harness = await connect(withForms(handshake));
+    const sessionId = await harness.newSession(harness.cwd);
+    const query = harness.claude.started.at(-1)!;
+    void harness.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "ask" }],
+    });
+    await query.waitForSent(1);
+    await query.canUseTool("AskUserQuestion", QUESTIONS, { toolUseID: "toolu_q" });
+    const request = harness.elicitations[0] as {
+      requestedSchema?: { properties?: Record<string, unknown> };
+    };
+    return request.requestedSchema?.properties ?? {};
+  }
+
+  it("the free-text field names the question it answers, in AIR's key and in the spelling released AIR versions read", async () => {
+    const fields = await ask(AIR);
+    const mark = { questionId: "question_0", isCustomAnswer: true };
+    expect(fields.question_0_custom).toMatchObject({
+      type: "string",
+      title: "Other",
+      _meta: {
+        _askUserQuestionCustomAnswer: mark,
+        jetbrains: { air: { version: 1, customAnswer: mark } },
+      },
+    });
+  });
+
+  it("Zed's form has no mark", async () => {
+    const fields = await ask(ZED);
+    expect(fields.question_0_custom).toEqual({ type: "string", title: "Other" });
+  });
+});
