@@ -14,12 +14,16 @@ import type {
   SessionUpdate as UnstableSessionUpdate,
   Usage,
 } from "@agentclientprotocol/sdk/unstable";
+import type { AirSubagentUpdate } from "./air/subagents.js";
 import { mergingUpdates } from "./chunk-merge.js";
 
-/** A `session/update` as the sessions build it: ACP v1's, stable or unstable schema. */
+/**
+ * A `session/update` as the sessions build it: ACP v1's, stable or unstable schema, or of
+ * JetBrains AIR's draft of child sessions (air/subagents.ts, for AIR alone).
+ */
 export interface SessionNotificationOut {
   sessionId: string;
-  update: SessionNotification["update"] | UnstableSessionUpdate;
+  update: SessionNotification["update"] | UnstableSessionUpdate | AirSubagentUpdate;
 }
 
 /** How a turn ended: its stop reason (and tokens), or the error v1 answers a prompt with. */

@@ -5,9 +5,18 @@ import type {
   StateUpdate,
 } from "@agentclientprotocol/sdk/unstable";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import {
+  generationId,
+  subagentEnded,
+  subagentSpawned,
+  type AirSubagentUpdate,
+} from "./air/subagents.js";
 
-/** A `session/update` of ACP's unstable schema (`subagent_update`, `session_message`...). */
-export type UnstableSessionUpdate = AnyUnstableSessionUpdate;
+/**
+ * A `session/update` of ACP's unstable schema (`subagent_update`, `session_message`...), or of
+ * JetBrains AIR's draft of child sessions (air/subagents.ts).
+ */
+export type UnstableSessionUpdate = AnyUnstableSessionUpdate | AirSubagentUpdate;
 
 /**
  * What child sessions need of a session's client (session-client.ts): its id, the unstable
@@ -16,6 +25,8 @@ export type UnstableSessionUpdate = AnyUnstableSessionUpdate;
 export interface ChildClient {
   readonly sessionId: string;
   sendUnstable(sessionId: string, update: UnstableSessionUpdate): Promise<void>;
+  /** Its updates go to another session id from now on (AIR's next generation of a child). */
+  rebind(sessionId: string): void;
   close(): void;
 }
 
@@ -68,6 +79,8 @@ export class ChildSessions<C extends ChildClient> {
   constructor(
     private readonly parent: C,
     private readonly newClient: ChildClientFactory<C>,
+    /** How the parent speaks of its children: ACP's unstable schema, or AIR's draft. */
+    private readonly form: "acp" | "air" = "acp",
   ) {}
 
   /** The child's client; its first send announces the child. */
@@ -130,6 +143,7 @@ export class ChildSessions<C extends ChildClient> {
       child = new Child(`${this.parent.sessionId}/${thread}`, parent, {
         newClient: this.newClient,
         describe: () => this.describe(thread),
+        air: this.form === "air",
       });
       this.children.set(thread, child);
     }
@@ -141,6 +155,10 @@ export class ChildSessions<C extends ChildClient> {
 class Child<C extends ChildClient> implements ChildRoute {
   readonly client: C;
   state: WorkState | undefined;
+  /** AIR's draft: announced and ended, each generation under an id of its own. */
+  private readonly air: boolean;
+  private generation = 1;
+  private readonly baseId: string;
   private info: ChildInfo = {};
   private cancellable = false;
   private announcement: Promise<void> | undefined;
@@ -150,13 +168,16 @@ class Child<C extends ChildClient> implements ChildRoute {
   private lastMessage: { id: string | undefined; text: string } | undefined;
 
   constructor(
-    readonly sessionId: string,
+    public sessionId: string,
     private readonly parent: ChildClient,
     deps: {
       newClient: ChildClientFactory<C>;
       describe: () => ChildInfo | undefined;
+      air: boolean;
     },
   ) {
+    this.baseId = sessionId;
+    this.air = deps.air;
     this.client = deps.newClient(sessionId, this);
     this.describe = deps.describe;
   }
@@ -180,6 +201,7 @@ class Child<C extends ChildClient> implements ChildRoute {
   /** Work again after idle (or a capability learnt late): the new prompt, then running. */
   async restart(prompt: string | undefined, cancellable: boolean): Promise<void> {
     await this.ready();
+    if (this.air) return this.nextGeneration(prompt);
     const wasCancellable = this.cancellable;
     this.cancellable ||= cancellable;
     if (this.cancellable && !wasCancellable) {
@@ -193,6 +215,10 @@ class Child<C extends ChildClient> implements ChildRoute {
 
   async finish(outcome: ChildOutcome): Promise<void> {
     await this.ready();
+    if (this.air) {
+      this.state = "idle";
+      return this.toParentAs(subagentEnded(this.sessionId, outcome.stopReason));
+    }
     const answer =
       outcome.stopReason === "error" ? undefined : (this.lastMessage?.text ?? outcome.answer);
     if (answer?.trim()) await this.message("toParent", answer);
@@ -211,7 +237,7 @@ class Child<C extends ChildClient> implements ChildRoute {
   async locate(cwd: string): Promise<void> {
     if (this.info.cwd === cwd) return;
     this.info = { ...this.info, cwd };
-    if (this.announced) await this.toParent({ cwd });
+    if (this.announced && !this.air) await this.toParent({ cwd });
   }
 
   sent(update: SessionUpdate): void {
@@ -223,6 +249,7 @@ class Child<C extends ChildClient> implements ChildRoute {
 
   async whileAsking<T>(ask: () => Promise<T>): Promise<T> {
     await this.ready();
+    if (this.air) return ask();
     if (this.asks++ === 0 && this.state === "running") await this.setState("requires_action");
     try {
       return await ask();
@@ -235,6 +262,10 @@ class Child<C extends ChildClient> implements ChildRoute {
   private async announce(): Promise<void> {
     const info = { ...defined(this.describe() ?? {}), ...this.info };
     this.info = info;
+    if (this.air) {
+      this.state = "running";
+      return this.toParentAs(subagentSpawned(this.sessionId, info));
+    }
     const title = info.title ? cleanSingleLine(info.title) : "";
     const description = info.description ? cleanSingleLine(info.description) : "";
     await this.toParent({
@@ -252,15 +283,28 @@ class Child<C extends ChildClient> implements ChildRoute {
     return this.toParent({ state: snapshot });
   }
 
+  /** AIR's draft: work after the end is a new generation, announced anew under its own id. */
+  private async nextGeneration(prompt: string | undefined): Promise<void> {
+    if (this.state !== "idle") return;
+    this.sessionId = generationId(this.baseId, ++this.generation);
+    this.client.rebind(this.sessionId);
+    this.info = { ...this.info, prompt };
+    this.state = "running";
+    await this.toParentAs(subagentSpawned(this.sessionId, this.info));
+  }
+
   /** A `subagent_update` on the parent, after the ones before it. */
   private toParent(fields: Record<string, unknown>): Promise<void> {
-    const send = this.queue.then(() =>
-      this.parent.sendUnstable(this.parent.sessionId, {
-        sessionUpdate: "subagent_update",
-        sessionId: this.sessionId,
-        ...fields,
-      }),
-    );
+    return this.toParentAs({
+      sessionUpdate: "subagent_update",
+      sessionId: this.sessionId,
+      ...fields,
+    });
+  }
+
+  /** An update on the parent, after the ones before it. */
+  private toParentAs(update: UnstableSessionUpdate): Promise<void> {
+    const send = this.queue.then(() => this.parent.sendUnstable(this.parent.sessionId, update));
     this.queue = send.catch(() => undefined);
     return send;
   }

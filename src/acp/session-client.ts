@@ -3,7 +3,7 @@ import { redact } from "../util/secrets.js";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
 import { ShownToolCalls } from "./shown-tool-call.js";
 import { shownCompaction, type Compaction } from "./compaction.js";
-import { isAirClient } from "./air/extension.js";
+import { childSessionsForm, isAirClient } from "./air/extension.js";
 import { airGoalMeta, type GoalState } from "./air/goal.js";
 import { airConfigOptions } from "./air/modes.js";
 import { sessionFailureMeta } from "./air/session-failure.js";
@@ -323,10 +323,12 @@ export function sessionClient(
   capabilities: AgentClientCapabilities,
 ): SessionClient {
   const client = new SessionClient(context, sessionId, capabilities);
-  if (capabilities.subagents) {
+  const form = childSessionsForm(capabilities);
+  if (form) {
     client.children = new ChildSessions(
       client,
       (childId, route) => new SessionClient(context, childId, capabilities, route),
+      form,
     );
   }
   return client;

@@ -23,6 +23,13 @@ export const AIR_CAPABILITIES = {
   planFile: "planFile",
   /** Advertised, used once declared: the files a turn changed, when asked (file-changes.ts). */
   agentFileChangeReport: "agentFileChangeReport",
+  /** Advertised, used once declared: subagents as child sessions in AIR's draft (subagents.ts). */
+  nativeSubagentSessions: "nativeSubagentSessions",
+  /**
+   * Advertised: a prompt is answered at its turn's result while its background subagents
+   * still run, their updates and requests following. This agent does so for every client.
+   */
+  backgroundSubagents: "backgroundSubagents",
 } as const;
 
 /** What the agent advertises to an AIR client, in its `initialize` answer. */
@@ -31,6 +38,8 @@ const ADVERTISED = [
   AIR_CAPABILITIES.sessionFailure,
   AIR_CAPABILITIES.planFile,
   AIR_CAPABILITIES.agentFileChangeReport,
+  AIR_CAPABILITIES.nativeSubagentSessions,
+  AIR_CAPABILITIES.backgroundSubagents,
 ];
 
 /** The goal extension's method (goal.ts), and what the `initialize` answer tells AIR of it. */
@@ -105,4 +114,19 @@ export function loadReplayEnd(capabilities: { _meta?: unknown }): SessionInfoUpd
   if (!airDeclares(capabilities, AIR_CAPABILITIES.loadReplayEnd)) return undefined;
   // No `title` and no `updatedAt`: a null would clear them.
   return { _meta: withAirMeta(undefined, AIR_CAPABILITIES.loadReplayEnd, true) };
+}
+
+/**
+ * How a client is told of subagents as child sessions, if it is: ACP's unstable schema for a
+ * client that declared `subagents`, AIR's draft for AIR once it declared either.
+ */
+export function childSessionsForm(capabilities: {
+  _meta?: unknown;
+  subagents?: unknown;
+}): "acp" | "air" | undefined {
+  const declared =
+    Boolean(capabilities.subagents) ||
+    airDeclares(capabilities, AIR_CAPABILITIES.nativeSubagentSessions);
+  if (!declared) return undefined;
+  return isAirClient(capabilities) ? "air" : "acp";
 }

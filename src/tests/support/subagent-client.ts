@@ -20,10 +20,15 @@ export type SeenEvent =
   | { kind: "update"; notification: SessionNotification }
   | { kind: "permission"; request: RequestPermissionRequest };
 
-/** Two in-memory streams, each side's writes the other's reads. */
-function streamPair(): [Stream, Stream] {
+/** Two in-memory streams, each side's writes the other's reads; `tap` sees the agent's. */
+function streamPair(tap?: (message: AnyMessage) => void): [Stream, Stream] {
   const toAgent = new TransformStream<AnyMessage, AnyMessage>();
-  const toClient = new TransformStream<AnyMessage, AnyMessage>();
+  const toClient = new TransformStream<AnyMessage, AnyMessage>({
+    transform(message, controller) {
+      tap?.(message);
+      controller.enqueue(message);
+    },
+  });
   return [
     { readable: toAgent.readable, writable: toClient.writable },
     { readable: toClient.readable, writable: toAgent.writable },
@@ -47,11 +52,24 @@ export async function subagentClient(
     transcripts?: FakeTranscripts;
     cwd?: string;
     open?: { sessionId: string; method: "load" | "resume" };
+    /** What the client declares instead (JetBrains AIR's handshake...). */
+    clientCapabilities?: Record<string, unknown>;
   } = {},
 ) {
   const claude = fakeClaude();
   const events: SeenEvent[] = [];
-  const [agentSide, clientSide] = streamPair();
+  // A client of another draft (JetBrains AIR's) reads updates the unstable schema does not
+  // name, which the SDK's client refuses: its updates are seen on the wire, as they come.
+  const raw = options.clientCapabilities !== undefined;
+  const [agentSide, clientSide] = streamPair(
+    raw
+      ? (message) => {
+          if ("method" in message && message.method === methods.client.session.update) {
+            events.push({ kind: "update", notification: message.params as SessionNotification });
+          }
+        }
+      : undefined,
+  );
   const agentConnection = createAgent({
     startQuery: claude.startQuery,
     transcripts: options.transcripts ?? fakeTranscripts(),
@@ -60,7 +78,7 @@ export async function subagentClient(
   }).connect(agentSide);
   const connection = client({ name: "subagent-test-client" })
     .onNotification(methods.client.session.update, ({ params }) => {
-      events.push({ kind: "update", notification: params });
+      if (!raw) events.push({ kind: "update", notification: params });
     })
     .onRequest(methods.client.session.requestPermission, ({ params }) => {
       events.push({ kind: "permission", request: params });
@@ -78,7 +96,8 @@ export async function subagentClient(
   const agent = connection.agent;
   await agent.request(methods.agent.initialize, {
     protocolVersion: 1,
-    clientCapabilities: options.subagents === false ? {} : { subagents: {} },
+    clientCapabilities:
+      options.clientCapabilities ?? (options.subagents === false ? {} : { subagents: {} }),
   });
   const cwd = options.cwd ?? sessionCwd();
   const open = options.open;

@@ -1,0 +1,197 @@
+// AIR's subagents (issue 52): with `nativeSubagentSessions` declared, each subagent is a child
+// session in AIR's draft: `subagent_spawned` on its parent before its traffic, its traffic and
+// requests in its own session, `subagent_state_update` when it ends, and work after its end a new
+// generation under an id of its own; none of ACP's unstable subagent updates. With
+// `backgroundSubagents`, the prompt is answered at its turn's result while a background
+// subagent still works, its traffic following.
+import { methods } from "@agentclientprotocol/sdk/unstable";
+import { describe, expect, it } from "vitest";
+import { initializeResponse } from "../../../acp/capabilities.js";
+import { AIR } from "../../support/client-handshakes.js";
+import { assistant, result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
+import { settle } from "../../support/settle.js";
+import { subagentClient, type SeenEvent } from "../../support/subagent-client.js";
+
+const AIR_SUBAGENTS = {
+  ...AIR.clientCapabilities,
+  _meta: {
+    jetbrains: {
+      air: { version: 1, capabilities: ["nativeSubagentSessions", "backgroundSubagents"] },
+    },
+  },
+};
+
+const AGENT_CALL = "toolu_agent";
+const LAUNCH = { description: "Look around", prompt: "List the files", subagent_type: "Explore" };
+
+function taskStarted(background: boolean, call = AGENT_CALL, prompt = LAUNCH.prompt) {
+  return sdkMessage({
+    type: "system",
+    subtype: "task_started",
+    task_id: "task-1",
+    tool_use_id: call,
+    description: LAUNCH.description,
+    subagent_type: LAUNCH.subagent_type,
+    task_type: "local_agent",
+    prompt,
+    is_backgrounded: background,
+  });
+}
+
+function taskNotification(status: "completed" | "failed" | "stopped", call = AGENT_CALL) {
+  return sdkMessage({
+    type: "system",
+    subtype: "task_notification",
+    task_id: "task-1",
+    tool_use_id: call,
+    status,
+    output_file: "",
+    summary: "",
+  });
+}
+
+type Update = { sessionUpdate: string; [key: string]: unknown };
+/** What the client saw, in order, each update as it came on the wire (AIR's too). */
+const seen = (events: SeenEvent[]): Array<{ sessionId: string; update: Update }> =>
+  events.map((e) =>
+    e.kind === "update"
+      ? { sessionId: e.notification.sessionId, update: e.notification.update }
+      : { sessionId: e.request.sessionId, update: { sessionUpdate: "permission" } },
+  );
+
+/** A prompt whose turn launches a subagent that runs `ls` (asking first) and answers. */
+async function subagentRuns(background: boolean) {
+  const client = await subagentClient({ clientCapabilities: AIR_SUBAGENTS });
+  const { agent, query, sessionId } = client;
+  const response = agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "Explore" }],
+  });
+  await query.waitForSent(1);
+  query.emit(toolUse(AGENT_CALL, "Agent", LAUNCH), taskStarted(background));
+  if (background) query.emit(toolResult(AGENT_CALL, "Async agent launched successfully."));
+  query.emit(toolUse("toolu_ls", "Bash", { command: "ls" }, AGENT_CALL));
+  await settle();
+  await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_ls" });
+  query.emit(
+    toolResult("toolu_ls", "a.txt", { parent: AGENT_CALL }),
+    assistant("msg-answer", [{ type: "text", text: "There is a.txt." }], {
+      parent_tool_use_id: AGENT_CALL,
+    }),
+  );
+  return { ...client, response };
+}
+
+describe("AIR's nativeSubagentSessions", () => {
+  it("is advertised to AIR with backgroundSubagents", () => {
+    const advertised = (
+      initializeResponse(AIR)._meta as { jetbrains: { air: { capabilities: string[] } } }
+    ).jetbrains.air.capabilities;
+    expect(advertised).toEqual(
+      expect.arrayContaining(["nativeSubagentSessions", "backgroundSubagents"]),
+    );
+  });
+
+  it("a subagent is announced with subagent_spawned before its traffic, works and asks in its own session, and ends with subagent_state_update completed", async () => {
+    const { events, query, sessionId, response } = await subagentRuns(false);
+    query.emit(toolResult(AGENT_CALL, "There is a.txt."), result());
+    expect(await response).toMatchObject({ stopReason: "end_turn" });
+    await settle();
+    const shown = seen(events);
+    const spawned = shown.find((s) => s.update.sessionUpdate === "subagent_spawned")!;
+    expect(spawned.sessionId).toBe(sessionId);
+    const child = spawned.update.subagentSessionId as string;
+    expect(spawned.update).toEqual({
+      sessionUpdate: "subagent_spawned",
+      subagentSessionId: child,
+      name: "Look around",
+      task: "List the files",
+      prompt: "List the files",
+      capabilities: {},
+    });
+    const first = shown.findIndex((s) => s.sessionId === child);
+    expect(shown.indexOf(spawned)).toBeLessThan(first);
+    expect(shown.filter((s) => s.sessionId === child).map((s) => s.update.sessionUpdate)).toEqual(
+      expect.arrayContaining(["tool_call", "permission", "agent_message_chunk"]),
+    );
+    expect(shown.at(-1)).toBeDefined();
+    expect(shown.filter((s) => s.update.sessionUpdate === "subagent_state_update")).toEqual([
+      {
+        sessionId,
+        update: {
+          sessionUpdate: "subagent_state_update",
+          subagentSessionId: child,
+          state: "completed",
+        },
+      },
+    ]);
+    expect(JSON.stringify(shown)).not.toMatch(/subagent_update"|session_message/);
+  });
+
+  it("a failed subagent ends failed; work after its end is a new generation, announced anew under its own id", async () => {
+    const { agent, events, query, sessionId, response } = await subagentRuns(false);
+    query.emit(
+      taskNotification("failed"),
+      toolResult(AGENT_CALL, "It failed.", { isError: true }),
+      result(),
+    );
+    await response;
+    await settle();
+    const ended = seen(events).filter((s) => s.update.sessionUpdate === "subagent_state_update");
+    expect(ended.map((s) => s.update.state)).toEqual(["failed"]);
+    const child = ended[0]!.update.subagentSessionId as string;
+
+    const again = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Ask it again" }],
+    });
+    await query.waitForSent(2);
+    query.emit(
+      toolUse("toolu_send", "SendMessage", { to: "task-1", message: "And b.txt?" }),
+      taskStarted(true, "toolu_send", "And b.txt?"),
+      toolResult("toolu_send", '{"success":true}'),
+      assistant("msg-again", [{ type: "text", text: "No b.txt." }], {
+        parent_tool_use_id: AGENT_CALL,
+      }),
+      taskNotification("completed", "toolu_send"),
+      result(),
+    );
+    await again;
+    await settle();
+    const shown = seen(events);
+    const spawns = shown.filter((s) => s.update.sessionUpdate === "subagent_spawned");
+    expect(spawns.map((s) => s.update.subagentSessionId)).toEqual([child, `${child}:generation:2`]);
+    expect(spawns[1]!.update).toMatchObject({ prompt: "And b.txt?" });
+    expect(
+      shown.some(
+        (s) =>
+          s.sessionId === `${child}:generation:2` &&
+          s.update.sessionUpdate === "agent_message_chunk",
+      ),
+    ).toBe(true);
+    expect(
+      shown
+        .filter((s) => s.update.sessionUpdate === "subagent_state_update")
+        .map((s) => [s.update.subagentSessionId, s.update.state]),
+    ).toEqual([
+      [child, "failed"],
+      [`${child}:generation:2`, "completed"],
+    ]);
+  });
+});
+
+describe("AIR's backgroundSubagents", () => {
+  it("the prompt is answered at its turn's result while a background subagent works; its traffic and its end follow the answer", async () => {
+    const { events, query, response } = await subagentRuns(true);
+    query.emit(assistant("msg-main", [{ type: "text", text: "Launched it." }]), result());
+    expect(await response).toMatchObject({ stopReason: "end_turn" });
+    const answeredAt = events.length;
+    query.emit(taskNotification("completed"));
+    await settle();
+    const after = seen(events.slice(answeredAt));
+    expect(after.map((s) => [s.update.sessionUpdate, s.update.state])).toContainEqual([
+      "subagent_state_update",
+      "completed",
+    ]);
+  });
+});
