@@ -30,6 +30,8 @@ export const AIR_CAPABILITIES = {
    * still run, their updates and requests following. This agent does so for every client.
    */
   backgroundSubagents: "backgroundSubagents",
+  /** Client-declared (never advertised): AIR renders a tool's input itself (tool-calls.ts). */
+  rawInputRendering: "rawInputRendering",
 } as const;
 
 /** What the agent advertises to an AIR client, in its `initialize` answer. */

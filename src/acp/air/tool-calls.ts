@@ -76,8 +76,32 @@ export function airToolCall<T extends ToolCallUpdate>(
       meta = withAirMeta(meta, key, value);
   }
   if (first && mcpTool(name)) meta = { ...meta, is_mcp_tool_call: true };
-  const shown: T = meta ? { ...fields, _meta: meta } : fields;
+  let shown: T = meta ? { ...fields, _meta: meta } : fields;
+  if (airDeclares(capabilities, AIR_CAPABILITIES.rawInputRendering))
+    shown = withoutCopies(shown, name);
   return name === "ExitPlanMode" && planFileShown(shown, capabilities) ? asPlanFile(shown) : shown;
+}
+
+/**
+ * The tools whose announcement shows a copy of their input as text (a command's description,
+ * a subagent's prompt, the questions, the plan, a fetch's prompt): AIR renders `rawInput`
+ * itself (`rawInputRendering`), so it gets no copy.
+ */
+const INPUT_COPIES: ReadonlySet<string> = new Set([
+  "Bash",
+  "PowerShell",
+  "Agent",
+  "Task",
+  "AskUserQuestion",
+  "ExitPlanMode",
+  "WebFetch",
+]);
+
+/** A call's announcement or refinement without its text copies of the input; results keep theirs. */
+function withoutCopies<T extends ToolCallUpdate>(fields: T, name: string): T {
+  const result = fields.status === "completed" || fields.status === "failed";
+  if (!INPUT_COPIES.has(name) || result || !fields.content) return fields;
+  return { ...fields, content: fields.content.filter((item) => item.type !== "content") };
 }
 
 /** Whether an ExitPlanMode's plan is shown as its file: declared, and the file is there. */

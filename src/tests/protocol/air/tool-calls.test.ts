@@ -210,3 +210,41 @@ describe("AIR's planFile", () => {
     }
   });
 });
+
+describe("AIR's rawInputRendering", () => {
+  const AIR_RAW_INPUT: InitializeRequest = {
+    ...AIR,
+    clientCapabilities: {
+      ...AIR.clientCapabilities,
+      _meta: { jetbrains: { air: { version: 1, capabilities: ["rawInputRendering"] } } },
+    },
+  };
+
+  it("a client that renders the input itself gets no text copy of it (a subagent's prompt, a command's description); rawInput and the result stay", async () => {
+    const { query, updates, end } = await turn(AIR_RAW_INPUT);
+    query.emit(
+      toolUse("toolu_a", "Agent", { description: "Look around", prompt: "Find the config." }),
+      toolUse("toolu_b", "Bash", { command: "ls", description: "List files" }),
+      toolResult("toolu_b", "a.txt"),
+    );
+    await end();
+    const agent = calls(updates).filter((u) => u.toolCallId === "toolu_a");
+    expect(JSON.stringify(agent.map((u) => u.content ?? []))).not.toContain("Find the config.");
+    expect(agent.some((u) => JSON.stringify(u.rawInput).includes("Find the config."))).toBe(true);
+    const bash = calls(updates).filter((u) => u.toolCallId === "toolu_b");
+    expect(JSON.stringify(bash.filter((u) => u.status !== "completed"))).not.toContain(
+      '"text":"List files"',
+    );
+    expect(JSON.stringify(bash.find((u) => u.status === "completed")?.content)).toContain("a.txt");
+  });
+
+  it("AIR without it, and Zed, still get the copy", async () => {
+    for (const handshake of [AIR, ZED]) {
+      const { query, updates, end } = await turn(handshake);
+      query.emit(toolUse("toolu_a", "Agent", { description: "Look around", prompt: "Find it." }));
+      await end();
+      const contents = calls(updates).map((u) => u.content ?? []);
+      expect(JSON.stringify(contents)).toContain("Find it.");
+    }
+  });
+});
