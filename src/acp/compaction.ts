@@ -6,14 +6,19 @@ import type { AgentClientCapabilities } from "./unstable-capabilities.js";
 /** The fields of a compaction shown as a tool call. */
 type CompactionCall = Pick<ToolCall, "title" | "status" | "content" | "_meta">;
 
-/** A compaction of the conversation, as the session reports it. */
+/**
+ * One compaction of the conversation as the client sees it (`/compact`, or Claude Code's
+ * automatic compaction when the context fills): in progress, then done or failed.
+ */
 export interface Compaction {
   id: string;
   status: "in_progress" | "completed" | "failed";
+  /** Claude Code's words for it: "Compacting conversation", "Compacted conversation". */
   title: string;
+  /** The sizes before and after, once known: "12,159 → 2,536 tokens". */
   detail?: string;
   error?: string;
-  /** Its facts, for clients that style it: `{trigger, preTokens, postTokens}`. */
+  /** For clients that style it: `{trigger, preTokens, postTokens}`. */
   meta?: Record<string, unknown>;
 }
 

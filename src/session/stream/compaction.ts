@@ -1,21 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { Compaction } from "../../acp/compaction.js";
 import type { SystemMessage } from "../../claude/types.js";
 
-/**
- * One compaction of the conversation as the client sees it (`/compact`, or Claude Code's
- * automatic compaction when the context fills): in progress, then done or failed.
- */
-export interface Compaction {
-  id: string;
-  status: "in_progress" | "completed" | "failed";
-  /** Claude Code's words for it: "Compacting conversation", "Compacted conversation". */
-  title: string;
-  /** The sizes before and after, once known: "12,159 → 2,536 tokens". */
-  detail?: string;
-  error?: string;
-  /** For clients that style it: `{trigger, preTokens, postTokens}`. */
-  meta?: Record<string, unknown>;
-}
+/** One compaction as the client sees it: in progress, then done or failed (acp/compaction.ts). */
+export type { Compaction };
 
 export interface CompactionHost {
   report(compaction: Compaction): Promise<void>;

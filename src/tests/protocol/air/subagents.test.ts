@@ -8,9 +8,15 @@ import { methods } from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
 import { initializeResponse } from "../../../acp/capabilities.js";
 import { AIR } from "../../support/client-handshakes.js";
-import { assistant, result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
+import { assistant, result, toolResult, toolUse } from "../../support/fake-claude.js";
 import { settle } from "../../support/settle.js";
-import { subagentClient, type SeenEvent } from "../../support/subagent-client.js";
+import type { SeenEvent } from "../../support/subagent-client.js";
+import {
+  AGENT_CALL,
+  subagentRuns as runs,
+  taskNotification,
+  taskStarted,
+} from "../../support/subagent-script.js";
 
 const AIR_SUBAGENTS = {
   ...AIR.clientCapabilities,
@@ -21,35 +27,6 @@ const AIR_SUBAGENTS = {
   },
 };
 
-const AGENT_CALL = "toolu_agent";
-const LAUNCH = { description: "Look around", prompt: "List the files", subagent_type: "Explore" };
-
-function taskStarted(background: boolean, call = AGENT_CALL, prompt = LAUNCH.prompt) {
-  return sdkMessage({
-    type: "system",
-    subtype: "task_started",
-    task_id: "task-1",
-    tool_use_id: call,
-    description: LAUNCH.description,
-    subagent_type: LAUNCH.subagent_type,
-    task_type: "local_agent",
-    prompt,
-    is_backgrounded: background,
-  });
-}
-
-function taskNotification(status: "completed" | "failed" | "stopped", call = AGENT_CALL) {
-  return sdkMessage({
-    type: "system",
-    subtype: "task_notification",
-    task_id: "task-1",
-    tool_use_id: call,
-    status,
-    output_file: "",
-    summary: "",
-  });
-}
-
 type Update = { sessionUpdate: string; [key: string]: unknown };
 /** What the client saw, in order, each update as it came on the wire (AIR's too). */
 const seen = (events: SeenEvent[]): Array<{ sessionId: string; update: Update }> =>
@@ -58,29 +35,6 @@ const seen = (events: SeenEvent[]): Array<{ sessionId: string; update: Update }>
       ? { sessionId: e.notification.sessionId, update: e.notification.update }
       : { sessionId: e.request.sessionId, update: { sessionUpdate: "permission" } },
   );
-
-/** A prompt whose turn launches a subagent that runs `ls` (asking first) and answers. */
-async function subagentRuns(background: boolean) {
-  const client = await subagentClient({ clientCapabilities: AIR_SUBAGENTS });
-  const { agent, query, sessionId } = client;
-  const response = agent.request(methods.agent.session.prompt, {
-    sessionId,
-    prompt: [{ type: "text", text: "Explore" }],
-  });
-  await query.waitForSent(1);
-  query.emit(toolUse(AGENT_CALL, "Agent", LAUNCH), taskStarted(background));
-  if (background) query.emit(toolResult(AGENT_CALL, "Async agent launched successfully."));
-  query.emit(toolUse("toolu_ls", "Bash", { command: "ls" }, AGENT_CALL));
-  await settle();
-  await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_ls" });
-  query.emit(
-    toolResult("toolu_ls", "a.txt", { parent: AGENT_CALL }),
-    assistant("msg-answer", [{ type: "text", text: "There is a.txt." }], {
-      parent_tool_use_id: AGENT_CALL,
-    }),
-  );
-  return { ...client, response };
-}
 
 describe("AIR's nativeSubagentSessions", () => {
   it("is advertised to AIR with backgroundSubagents", () => {
@@ -93,7 +47,9 @@ describe("AIR's nativeSubagentSessions", () => {
   });
 
   it("a subagent is announced with subagent_spawned before its traffic, works and asks in its own session, and ends with subagent_state_update completed", async () => {
-    const { events, query, sessionId, response } = await subagentRuns(false);
+    const { events, query, sessionId, response } = await runs(false, {
+      clientCapabilities: AIR_SUBAGENTS,
+    });
     query.emit(toolResult(AGENT_CALL, "There is a.txt."), result());
     expect(await response).toMatchObject({ stopReason: "end_turn" });
     await settle();
@@ -129,7 +85,9 @@ describe("AIR's nativeSubagentSessions", () => {
   });
 
   it("a failed subagent ends failed; work after its end is a new generation, announced anew under its own id", async () => {
-    const { agent, events, query, sessionId, response } = await subagentRuns(false);
+    const { agent, events, query, sessionId, response } = await runs(false, {
+      clientCapabilities: AIR_SUBAGENTS,
+    });
     query.emit(
       taskNotification("failed"),
       toolResult(AGENT_CALL, "It failed.", { isError: true }),
@@ -153,7 +111,7 @@ describe("AIR's nativeSubagentSessions", () => {
       assistant("msg-again", [{ type: "text", text: "No b.txt." }], {
         parent_tool_use_id: AGENT_CALL,
       }),
-      taskNotification("completed", "toolu_send"),
+      taskNotification("completed", "", "toolu_send"),
       result(),
     );
     await again;
@@ -182,7 +140,7 @@ describe("AIR's nativeSubagentSessions", () => {
 
 describe("AIR's backgroundSubagents", () => {
   it("the prompt is answered at its turn's result while a background subagent works; its traffic and its end follow the answer", async () => {
-    const { events, query, response } = await subagentRuns(true);
+    const { events, query, response } = await runs(true, { clientCapabilities: AIR_SUBAGENTS });
     query.emit(assistant("msg-main", [{ type: "text", text: "Launched it." }]), result());
     expect(await response).toMatchObject({ stopReason: "end_turn" });
     const answeredAt = events.length;

@@ -3,43 +3,16 @@
 import { join } from "node:path";
 import { methods, type SessionMessage } from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
-import { assistant, result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
+import { assistant, result, toolResult, toolUse } from "../../support/fake-claude.js";
 import { subagentClient, type SeenEvent } from "../../support/subagent-client.js";
+import {
+  AGENT_CALL,
+  LAUNCH,
+  subagentRuns,
+  taskNotification,
+  taskStarted,
+} from "../../support/subagent-script.js";
 import { settle } from "../../support/settle.js";
-
-const AGENT_CALL = "toolu_agent";
-const LAUNCH = { description: "Look around", prompt: "List the files", subagent_type: "Explore" };
-
-/** A subagent's run starts: its launch, or (`call` a SendMessage) its resumption. */
-function taskStarted(background: boolean, call = AGENT_CALL, prompt = LAUNCH.prompt) {
-  return sdkMessage({
-    type: "system",
-    subtype: "task_started",
-    task_id: "task-1",
-    tool_use_id: call,
-    description: LAUNCH.description,
-    subagent_type: LAUNCH.subagent_type,
-    task_type: "local_agent",
-    prompt,
-    is_backgrounded: background,
-  });
-}
-
-function taskNotification(
-  status: "completed" | "failed" | "stopped",
-  summary = "",
-  call = AGENT_CALL,
-) {
-  return sdkMessage({
-    type: "system",
-    subtype: "task_notification",
-    task_id: "task-1",
-    tool_use_id: call,
-    status,
-    output_file: "",
-    summary,
-  });
-}
 
 /** Each event as one line: whose session, what it is. */
 function lines(events: SeenEvent[], parent: string): string[] {
@@ -79,29 +52,6 @@ function states(events: SeenEvent[]): unknown[] {
 
 function updates(events: SeenEvent[]) {
   return events.flatMap((e) => (e.kind === "update" ? [e.notification] : []));
-}
-
-/** The agent's session starts a subagent that asks to run `ls` and answers. */
-async function subagentRuns(background: boolean) {
-  const client = await subagentClient();
-  const { agent, query, sessionId } = client;
-  const response = agent.request(methods.agent.session.prompt, {
-    sessionId,
-    prompt: [{ type: "text", text: "Explore" }],
-  });
-  await query.waitForSent(1);
-  query.emit(toolUse(AGENT_CALL, "Agent", LAUNCH), taskStarted(background));
-  if (background) query.emit(toolResult(AGENT_CALL, "Async agent launched successfully."));
-  query.emit(toolUse("toolu_ls", "Bash", { command: "ls" }, AGENT_CALL));
-  await settle();
-  await query.canUseTool("Bash", { command: "ls" }, { toolUseID: "toolu_ls" });
-  query.emit(
-    toolResult("toolu_ls", "a.txt", { parent: AGENT_CALL }),
-    assistant("msg-answer", [{ type: "text", text: "There is a.txt." }], {
-      parent_tool_use_id: AGENT_CALL,
-    }),
-  );
-  return { ...client, response };
 }
 
 describe("subagents as child sessions, for clients that declare subagents", () => {
