@@ -2,7 +2,7 @@
 // events, and one run that asks to run `ls` and answers. Shared by the child-session tests of
 // each form (ACP's unstable schema, JetBrains AIR's draft).
 import { methods } from "@agentclientprotocol/sdk/unstable";
-import { assistant, sdkMessage, toolResult, toolUse } from "./fake-claude.js";
+import { assistant, result, sdkMessage, toolResult, toolUse } from "./fake-claude.js";
 import { settle } from "./settle.js";
 import { subagentClient } from "./subagent-client.js";
 
@@ -68,4 +68,32 @@ export async function subagentRuns(
     }),
   );
   return { ...client, response };
+}
+
+/**
+ * A second prompt whose turn resumes the subagent with SendMessage: Claude Code runs it again
+ * in a run of its own, named by the SendMessage call, and the agent's messages still name the
+ * call that launched it. Resolves once the prompt is answered.
+ */
+export async function sendMessageAgain(
+  client: Pick<Awaited<ReturnType<typeof subagentClient>>, "agent" | "query" | "sessionId">,
+): Promise<void> {
+  const { agent, query, sessionId } = client;
+  const again = agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "Ask it again" }],
+  });
+  await query.waitForSent(2);
+  query.emit(
+    toolUse("toolu_send", "SendMessage", { to: "task-1", message: "And b.txt?" }),
+    taskStarted(true, "toolu_send", "And b.txt?"),
+    toolResult("toolu_send", '{"success":true}'),
+    assistant("msg-again", [{ type: "text", text: "No b.txt." }], {
+      parent_tool_use_id: AGENT_CALL,
+    }),
+    taskNotification("completed", "No b.txt.", "toolu_send"),
+    result(),
+  );
+  await again;
+  await settle();
 }

@@ -4,18 +4,17 @@
 // generation under an id of its own; none of ACP's unstable subagent updates. With
 // `backgroundSubagents`, the prompt is answered at its turn's result while a background
 // subagent still works, its traffic following.
-import { methods } from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
 import { initializeResponse } from "../../../acp/capabilities.js";
 import { AIR } from "../../support/client-handshakes.js";
-import { assistant, result, toolResult, toolUse } from "../../support/fake-claude.js";
+import { assistant, result, toolResult } from "../../support/fake-claude.js";
 import { settle } from "../../support/settle.js";
 import type { SeenEvent } from "../../support/subagent-client.js";
 import {
   AGENT_CALL,
   subagentRuns as runs,
+  sendMessageAgain,
   taskNotification,
-  taskStarted,
 } from "../../support/subagent-script.js";
 
 const AIR_SUBAGENTS = {
@@ -99,23 +98,7 @@ describe("AIR's nativeSubagentSessions", () => {
     expect(ended.map((s) => s.update.state)).toEqual(["failed"]);
     const child = ended[0]!.update.subagentSessionId as string;
 
-    const again = agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text: "Ask it again" }],
-    });
-    await query.waitForSent(2);
-    query.emit(
-      toolUse("toolu_send", "SendMessage", { to: "task-1", message: "And b.txt?" }),
-      taskStarted(true, "toolu_send", "And b.txt?"),
-      toolResult("toolu_send", '{"success":true}'),
-      assistant("msg-again", [{ type: "text", text: "No b.txt." }], {
-        parent_tool_use_id: AGENT_CALL,
-      }),
-      taskNotification("completed", "", "toolu_send"),
-      result(),
-    );
-    await again;
-    await settle();
+    await sendMessageAgain({ agent, query, sessionId });
     const shown = seen(events);
     const spawns = shown.filter((s) => s.update.sessionUpdate === "subagent_spawned");
     expect(spawns.map((s) => s.update.subagentSessionId)).toEqual([child, `${child}:generation:2`]);

@@ -10,6 +10,7 @@ import {
   LAUNCH,
   subagentRuns,
   taskNotification,
+  sendMessageAgain,
   taskStarted,
 } from "../../support/subagent-script.js";
 import { settle } from "../../support/settle.js";
@@ -193,25 +194,7 @@ describe("subagents as child sessions, for clients that declare subagents", () =
     ).sessionId;
     const before = events.length;
 
-    const again = agent.request(methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text: "Ask it again" }],
-    });
-    await query.waitForSent(2);
-    // Claude Code resumes the agent in a run of its own, named by the SendMessage call;
-    // the agent's messages still name the call that launched it.
-    query.emit(
-      toolUse("toolu_send", "SendMessage", { to: "task-1", message: "And b.txt?" }),
-      taskStarted(true, "toolu_send", "And b.txt?"),
-      toolResult("toolu_send", '{"success":true}'),
-      assistant("msg-again", [{ type: "text", text: "No b.txt." }], {
-        parent_tool_use_id: AGENT_CALL,
-      }),
-      taskNotification("completed", "No b.txt.", "toolu_send"),
-      result(),
-    );
-    await again;
-    await settle();
+    await sendMessageAgain({ agent, query, sessionId });
 
     const later = events.slice(before);
     const announced = later.flatMap((e) =>
