@@ -14,16 +14,17 @@ import type {
   SessionUpdate as UnstableSessionUpdate,
   Usage,
 } from "@agentclientprotocol/sdk/unstable";
+import type { AirTaskUpdate } from "./air/async-tasks.js";
 import type { AirSubagentUpdate } from "./air/subagents.js";
 import { mergingUpdates } from "./chunk-merge.js";
 
 /**
  * A `session/update` as the sessions build it: ACP v1's, stable or unstable schema, or of
- * JetBrains AIR's draft of child sessions (air/subagents.ts, for AIR alone).
+ * JetBrains AIR's drafts of child sessions and background tasks (air/, for AIR alone).
  */
 export interface SessionNotificationOut {
   sessionId: string;
-  update: SessionNotification["update"] | UnstableSessionUpdate | AirSubagentUpdate;
+  update: SessionNotification["update"] | UnstableSessionUpdate | AirSubagentUpdate | AirTaskUpdate;
 }
 
 /** How a turn ended: its stop reason (and tokens), or the error v1 answers a prompt with. */

@@ -3,6 +3,7 @@ import { redact } from "../util/secrets.js";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
 import { ShownToolCalls } from "./shown-tool-call.js";
 import { shownCompaction, type Compaction } from "./compaction.js";
+import { readsAsyncTasks, type AirTaskUpdate } from "./air/async-tasks.js";
 import { childSessionsForm, isAirClient } from "./air/extension.js";
 import { airGoalMeta, type GoalState } from "./air/goal.js";
 import { airConfigOptions } from "./air/modes.js";
@@ -242,6 +243,13 @@ export class SessionClient {
   updateConfigOptions(configOptions: SessionConfigOption[]): Promise<void> {
     const shown = airConfigOptions(configOptions, this.capabilities);
     return this.update({ sessionUpdate: "config_option_update", configOptions: shown });
+  }
+
+  /** A background task started or changed: AIR hears it (air/async-tasks.ts), no other client. */
+  async updateTask(update: AirTaskUpdate): Promise<void> {
+    if (this.closed || !readsAsyncTasks(this.capabilities)) return;
+    if (this.route) await this.route.ready();
+    await this.client.update({ sessionId: this.sessionId, update });
   }
 
   /** Claude Code's goal as it is now (null: none): AIR hears it (air/goal.ts), no other client. */

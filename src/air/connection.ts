@@ -1,5 +1,6 @@
 import type { AgentApp, ListSessionsResponse, PromptResponse } from "@agentclientprotocol/sdk";
 import type { ListParams } from "../core/saved-sessions.js";
+import { asyncTaskStopRoute } from "./async-tasks.js";
 import { AirFileChangeReports } from "./file-changes.js";
 import { airGoalRoute } from "./goal.js";
 import { AirSessionIndex, type AirHost } from "./session-index.js";
@@ -42,12 +43,10 @@ export class AirConnection {
     return this.fileReports.around(this.capabilities, params, run);
   }
 
-  /** AIR's methods on the v1 app: the session index's, and the goal's. */
+  /** AIR's methods on the v1 app: the session index's, the goal's, a background task's stop. */
   routes(app: AgentApp): AgentApp {
-    return airGoalRoute(this.index.routes(app), {
-      ...this.host,
-      capabilities: () => this.capabilities,
-    });
+    const host = { ...this.host, capabilities: () => this.capabilities };
+    return asyncTaskStopRoute(airGoalRoute(this.index.routes(app), host), host);
   }
 
   /** The connection is gone. */

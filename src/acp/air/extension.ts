@@ -30,6 +30,8 @@ export const AIR_CAPABILITIES = {
    * still run, their updates and requests following. This agent does so for every client.
    */
   backgroundSubagents: "backgroundSubagents",
+  /** Advertised, used once declared: background tasks in AIR's shape (async-tasks.ts). */
+  asyncTasks: "asyncTasks",
   /** Client-declared (never advertised): AIR renders a tool's input itself (tool-calls.ts). */
   rawInputRendering: "rawInputRendering",
 } as const;
@@ -42,6 +44,7 @@ const ADVERTISED = [
   AIR_CAPABILITIES.agentFileChangeReport,
   AIR_CAPABILITIES.nativeSubagentSessions,
   AIR_CAPABILITIES.backgroundSubagents,
+  AIR_CAPABILITIES.asyncTasks,
 ];
 
 /** The goal extension's method (goal.ts), and what the `initialize` answer tells AIR of it. */

@@ -19,6 +19,8 @@ export interface ClaudeTasksHost {
   readonly tools: ToolCallTracker;
   /** Closes tool calls that will get no result, saying why. */
   close(calls: TrackedToolCall[], reason: string): Promise<void>;
+  /** The background tasks a client that reads them hears of (async-tasks.ts). */
+  readonly reports?: { observe(message: SystemMessage): Promise<void> };
 }
 
 /**
@@ -84,6 +86,7 @@ export class ClaudeTasks {
   }
 
   private async system(message: SystemMessage, process: ClaudeQuery): Promise<void> {
+    await this.host.reports?.observe(message);
     switch (message.subtype) {
       case "task_started":
         if (message.task_type === COMMAND_TASK && message.tool_use_id) {

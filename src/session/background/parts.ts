@@ -7,6 +7,7 @@ import type { ClaudeTranscripts } from "../../claude/transcripts.js";
 import { sessionEnvironment } from "../configuration/claude-env.js";
 import type { ClientSetup } from "../configuration/client-setup.js";
 import type { ToolCallTracker, TrackedToolCall } from "../stream/tool-calls.js";
+import { AsyncTaskReports } from "./async-tasks.js";
 import { ClaudeActivity } from "./claude-activity.js";
 import { ClaudeTasks } from "./claude-tasks.js";
 import { savedSubagent } from "./subagent-replay.js";
@@ -39,6 +40,7 @@ export function backgroundParts(host: BackgroundHost) {
   const tasks = new ClaudeTasks({
     tools,
     close: (calls, reason) => host.closeToolCalls(calls, reason),
+    reports: new AsyncTaskReports({ client, tools, send: (update) => host.send(update) }),
   });
   const activity = new ClaudeActivity(() => host.idle());
   const terminals = new SessionTerminals(

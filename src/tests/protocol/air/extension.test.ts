@@ -56,13 +56,14 @@ describe("JetBrains AIR's extension", () => {
     const air = (initializeResponse(AIR)._meta as { jetbrains: { air: unknown } }).jetbrains.air;
     expect(air).toMatchObject({ version: 1 });
     // What is built; the session index's follow for a client that declared it (session-index.test.ts).
-    expect((air as { capabilities: string[] }).capabilities.slice(0, 6)).toEqual([
+    expect((air as { capabilities: string[] }).capabilities.slice(0, 7)).toEqual([
       "customInstructions",
       "sessionFailure",
       "planFile",
       "agentFileChangeReport",
       "nativeSubagentSessions",
       "backgroundSubagents",
+      "asyncTasks",
     ]);
     for (const other of [ZED, REGISTRY_VALIDATOR]) {
       expect(JSON.stringify(initializeResponse(other))).not.toContain("jetbrains");

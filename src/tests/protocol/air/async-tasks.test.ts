@@ -1,0 +1,156 @@
+// AIR's asyncTasks (issue 52): for a client that declared it, a command moved to the background
+// (or any task Claude Code runs apart from a subagent) is announced with async_task_spawned,
+// under the id of the tool call that started it, and its state follows as Claude Code reports it;
+// `_session/async_task/stop` stops it as its tool call is stopped. Zed hears none of it.
+import { methods, type InitializeRequest } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { AIR, ZED } from "../../support/client-handshakes.js";
+import { result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
+import { subagentClient } from "../../support/subagent-client.js";
+
+const AIR_TASKS: InitializeRequest = {
+  ...AIR,
+  clientCapabilities: {
+    ...AIR.clientCapabilities,
+    _meta: { jetbrains: { air: { version: 1, capabilities: ["asyncTasks"] } } },
+  },
+};
+
+const started = (fields: Record<string, unknown>) =>
+  sdkMessage({ type: "system", subtype: "task_started", task_id: "task-7", ...fields });
+const notified = (status: string, summary: string) =>
+  sdkMessage({
+    type: "system",
+    subtype: "task_notification",
+    task_id: "task-7",
+    tool_use_id: "toolu_s",
+    status,
+    output_file: "",
+    summary,
+  });
+const updated = (patch: Record<string, unknown>) =>
+  sdkMessage({ type: "system", subtype: "task_updated", task_id: "task-7", patch });
+
+/**
+ * A turn of a client of this handshake that runs `npm run dev` (task-7) and ends. AIR's task
+ * updates are no schema's the SDK's client knows: they are seen on the wire (subagent-client.ts).
+ */
+async function commandTurn(handshake: InitializeRequest, ...task: ReturnType<typeof sdkMessage>[]) {
+  const harness = await subagentClient({
+    clientCapabilities: handshake.clientCapabilities ?? {},
+  });
+  const { agent, query, sessionId } = harness;
+  const prompt = agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text: "Start the server." }],
+  });
+  await query.waitForSent(1);
+  query.emit(toolUse("toolu_s", "Bash", { command: "npm run dev", run_in_background: true }));
+  query.emit(...task, toolResult("toolu_s", "Command running in background with ID: task-7"));
+  query.emit(result());
+  await prompt;
+  const seen = () => harness.events.flatMap((e) => (e.kind === "update" ? [e.notification] : []));
+  return { ...harness, seen };
+}
+
+/** The task updates the client got. */
+const tasks = (updates: Array<{ update: unknown }>) =>
+  updates
+    .map((n) => n.update as { sessionUpdate: string })
+    .filter((u) => u.sessionUpdate.startsWith("async_task_"));
+
+describe("AIR's asyncTasks", () => {
+  it("a command moved to the background is announced under its tool call's id, and ends as Claude Code says, with its summary", async () => {
+    const { query, seen } = await commandTurn(
+      AIR_TASKS,
+      started({
+        tool_use_id: "toolu_s",
+        task_type: "local_bash",
+        description: "npm run dev",
+        is_backgrounded: true,
+      }),
+    );
+    query.emit(notified("completed", 'Background command "npm run dev" completed (exit code 0)'));
+    await expect.poll(() => tasks(seen()).length).toBe(2);
+    expect(tasks(seen())).toEqual([
+      {
+        sessionUpdate: "async_task_spawned",
+        asyncTaskId: "toolu_s",
+        taskType: "shell",
+        name: "npm run dev",
+        description: "npm run dev",
+        showInTranscript: true,
+        canStop: true,
+        toolCallId: "toolu_s",
+      },
+      {
+        sessionUpdate: "async_task_state_update",
+        asyncTaskId: "toolu_s",
+        state: "completed",
+        summary: 'Background command "npm run dev" completed (exit code 0)',
+      },
+    ]);
+  });
+
+  it("a command of the turn is no task until it goes on in the background; killed, it is stopped; a subagent is never a task", async () => {
+    const { query, seen } = await commandTurn(
+      AIR_TASKS,
+      started({ tool_use_id: "toolu_s", task_type: "local_bash", description: "npm run dev" }),
+      sdkMessage({
+        type: "system",
+        subtype: "task_started",
+        task_id: "agent-1",
+        tool_use_id: "toolu_a",
+        task_type: "local_agent",
+        description: "Look around",
+        is_backgrounded: true,
+      }),
+    );
+    expect(tasks(seen())).toEqual([]);
+    query.emit(updated({ is_backgrounded: true }), updated({ status: "killed" }));
+    await expect
+      .poll(() => tasks(seen()).map((u) => u.sessionUpdate))
+      .toEqual(["async_task_spawned", "async_task_state_update"]);
+    expect(tasks(seen())[1]).toMatchObject({ asyncTaskId: "toolu_s", state: "stopped" });
+  });
+
+  it("_session/async_task/stop stops the task as its tool call is stopped; one that is over is not stopped", async () => {
+    const { agent, query, sessionId } = await commandTurn(
+      AIR_TASKS,
+      started({
+        tool_use_id: "toolu_s",
+        task_type: "local_bash",
+        description: "npm run dev",
+        is_backgrounded: true,
+      }),
+    );
+    await expect(
+      agent.request("_session/async_task/stop", { sessionId, asyncTaskId: "toolu_s" }),
+    ).resolves.toEqual({ stopped: true });
+    expect(query.stoppedTasks).toEqual(["task-7"]);
+    await expect(
+      agent.request("_session/async_task/stop", { sessionId, asyncTaskId: "toolu_none" }),
+    ).resolves.toEqual({ stopped: false });
+    await expect(
+      agent.request("_session/async_task/stop", { sessionId, asyncTaskId: " " }),
+    ).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("Zed, and AIR without asyncTasks, hear no task and cannot call the stop method", async () => {
+    for (const handshake of [ZED, AIR]) {
+      const { agent, seen, sessionId } = await commandTurn(
+        handshake,
+        started({
+          tool_use_id: "toolu_s",
+          task_type: "local_bash",
+          description: "npm run dev",
+          is_backgrounded: true,
+        }),
+      );
+      expect(tasks(seen())).toEqual([]);
+      await expect(
+        agent.request("_session/async_task/stop", { sessionId, asyncTaskId: "toolu_s" }),
+      ).rejects.toMatchObject({ code: -32601 });
+    }
+  });
+});
