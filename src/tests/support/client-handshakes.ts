@@ -36,6 +36,13 @@ export const ZED: InitializeRequest = {
   },
 };
 
+/** acpx 0.19 (the headless client), as it initializes: files and terminals, nothing in `_meta`. */
+export const ACPX: InitializeRequest = {
+  protocolVersion: 1,
+  clientInfo: { name: "acpx", version: "0.19.1" },
+  clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+};
+
 /**
  * JetBrains AIR: its versioned extension as client-signals.md gives it, with the capabilities
  * the client declares itself (`clientInfo` stands in: the reference names none).

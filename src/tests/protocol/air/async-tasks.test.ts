@@ -4,7 +4,7 @@
 // `_session/async_task/stop` stops it as its tool call is stopped. Zed hears none of it.
 import { methods, type InitializeRequest } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { AIR, ZED } from "../../support/client-handshakes.js";
+import { ACPX, AIR, ZED } from "../../support/client-handshakes.js";
 import { result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
 import { subagentClient } from "../../support/subagent-client.js";
 
@@ -137,7 +137,7 @@ describe("AIR's asyncTasks", () => {
   });
 
   it("Zed, and AIR without asyncTasks, hear no task and cannot call the stop method", async () => {
-    for (const handshake of [ZED, AIR]) {
+    for (const handshake of [ZED, ACPX, AIR]) {
       const { agent, seen, sessionId } = await commandTurn(
         handshake,
         started({

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { methods, type InitializeRequest } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { initializeResponse } from "../../../acp/capabilities.js";
-import { AIR, REGISTRY_VALIDATOR, ZED } from "../../support/client-handshakes.js";
+import { ACPX, AIR, REGISTRY_VALIDATOR, ZED } from "../../support/client-handshakes.js";
 import { fakeClaude } from "../../support/fake-claude.js";
 import { FakeTranscripts, savedMessage } from "../../support/fake-transcripts.js";
 import { connectInProcess, START_UPDATES } from "../../support/in-process.js";
@@ -65,7 +65,7 @@ describe("JetBrains AIR's extension", () => {
       "backgroundSubagents",
       "asyncTasks",
     ]);
-    for (const other of [ZED, REGISTRY_VALIDATOR]) {
+    for (const other of [ZED, ACPX, REGISTRY_VALIDATOR]) {
       expect(JSON.stringify(initializeResponse(other))).not.toContain("jetbrains");
     }
   });
@@ -84,7 +84,7 @@ describe("JetBrains AIR's extension", () => {
   });
 
   it("a client that is not AIR sees no AIR key in a load, nor an end-of-replay update", async () => {
-    for (const handshake of [ZED, REGISTRY_VALIDATOR]) {
+    for (const handshake of [ZED, ACPX, REGISTRY_VALIDATOR]) {
       const { updates, replayed } = await load(handshake);
       expect(replayed.map((u) => u.sessionUpdate)).toEqual([
         "user_message_chunk",

@@ -14,7 +14,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FilesRewound } from "../../../claude/query.js";
-import { AIR, ZED } from "../../support/client-handshakes.js";
+import { ACPX, AIR, ZED } from "../../support/client-handshakes.js";
 import { assistant, fakeClaude, result } from "../../support/fake-claude.js";
 import { connectInProcess } from "../../support/in-process.js";
 
@@ -175,7 +175,7 @@ describe("AIR's agentFileChangeReport", () => {
       { requestId: "once", status: "reported", paths: [] },
     ]);
 
-    for (const handshake of [ZED, AIR]) {
+    for (const handshake of [ZED, ACPX, AIR]) {
       const other = await connect(handshake, () =>
         Promise.resolve({ canRewind: true, filesChanged: [] }),
       );

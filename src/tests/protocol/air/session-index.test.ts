@@ -9,7 +9,7 @@ import { methods, type InitializeRequest, type SessionInfo } from "@agentclientp
 import { afterEach, describe, expect, it } from "vitest";
 import { AIR_LIST_CHANGES_METHOD, AIR_MAX_LIMIT } from "../../../acp/air/session-index.js";
 import { initializeResponse } from "../../../acp/capabilities.js";
-import { AIR, REGISTRY_VALIDATOR, ZED } from "../../support/client-handshakes.js";
+import { ACPX, AIR, REGISTRY_VALIDATOR, ZED } from "../../support/client-handshakes.js";
 import { fakeClaude, result } from "../../support/fake-claude.js";
 import { FakeTranscripts } from "../../support/fake-transcripts.js";
 import { connectInProcess } from "../../support/in-process.js";
@@ -97,13 +97,13 @@ describe("AIR's session index: negotiation", () => {
   it("AIR without sessionIndex is advertised none of it; Zed and the registry no AIR key at all", () => {
     expect(advertised(AIR_WITHOUT_INDEX)).toContain("customInstructions");
     expect(advertised(AIR_WITHOUT_INDEX).filter((c) => INDEX.includes(c))).toEqual([]);
-    for (const other of [ZED, REGISTRY_VALIDATOR]) {
+    for (const other of [ZED, ACPX, REGISTRY_VALIDATOR]) {
       expect(JSON.stringify(initializeResponse(other))).not.toContain("jetbrains");
     }
   });
 
   it("the index's methods are not found for a client that did not declare it", async () => {
-    for (const handshake of [ZED, REGISTRY_VALIDATOR, AIR_WITHOUT_INDEX]) {
+    for (const handshake of [ZED, ACPX, REGISTRY_VALIDATOR, AIR_WITHOUT_INDEX]) {
       const { agent, cwd } = await connect(handshake);
       for (const [method, params] of [
         ["_session/batch_get", { sessionIds: [A] }],
@@ -176,7 +176,7 @@ describe("AIR's session index: session/list", () => {
   });
 
   it("Zed's and AIR-without-index's lists carry no AIR key and ignore AIR's list options", async () => {
-    for (const handshake of [ZED, AIR_WITHOUT_INDEX]) {
+    for (const handshake of [ZED, ACPX, AIR_WITHOUT_INDEX]) {
       const { list } = await connect(handshake);
       const page = await list(airList({ limit: 1 }));
       expect(page.sessions).toHaveLength(3);

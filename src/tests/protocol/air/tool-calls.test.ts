@@ -12,7 +12,7 @@ import {
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { AIR, ZED } from "../../support/client-handshakes.js";
+import { ACPX, AIR, ZED } from "../../support/client-handshakes.js";
 import { fakeClaude, result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
 import { connectInProcess, type PermissionHandler } from "../../support/in-process.js";
 
@@ -120,15 +120,19 @@ describe("AIR's keys on tool calls", () => {
     expect(request._meta!.permission).toMatchObject({ version: 1, title: "npm test" });
   });
 
-  it("Zed sees no AIR key on any of it", async () => {
-    const { query, updates, permissionRequests, end } = await turn(ZED);
-    query.emit(
-      toolUse("toolu_1", "Bash", { command: "ls", description: "List" }),
-      toolUse("toolu_m", "mcp__github__get_issue", {}),
-    );
-    await query.canUseTool("Bash", { command: "npm test" }, { toolUseID: "toolu_p" });
-    await end();
-    expect(JSON.stringify([updates, permissionRequests])).not.toMatch(/jetbrains|is_mcp_tool_call/);
+  it("Zed and acpx see no AIR key on any of it", async () => {
+    for (const handshake of [ZED, ACPX]) {
+      const { query, updates, permissionRequests, end } = await turn(handshake);
+      query.emit(
+        toolUse("toolu_1", "Bash", { command: "ls", description: "List" }),
+        toolUse("toolu_m", "mcp__github__get_issue", {}),
+        sdkMessage({ type: "system", subtype: "status", status: "compacting" }),
+      );
+      await query.canUseTool("Bash", { command: "npm test" }, { toolUseID: "toolu_p" });
+      await end();
+      const seen = JSON.stringify([updates, permissionRequests]);
+      expect(seen).not.toMatch(/jetbrains|is_mcp_tool_call/);
+    }
   });
 
   it("a compaction's facts reach AIR as contextCompaction, its trigger in AIR's words", async () => {
