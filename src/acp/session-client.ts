@@ -307,11 +307,11 @@ export class SessionClient {
    * Asks the user. The signal is forwarded as `$/cancel_request` and also stops our
    * waiting at once, so a client that ignores cancellation cannot hold a tool call.
    */
-  requestPermission(
+  async requestPermission(
     params: Omit<RequestPermissionRequest, "sessionId">,
     signal: AbortSignal,
   ): Promise<RequestPermissionResponse> {
-    const request = { sessionId: this.sessionId, ...this.toolCalls.permission(params) };
+    const request = { sessionId: this.sessionId, ...(await this.toolCalls.permission(params)) };
     return this.asking(() =>
       this.client.requestPermission(request, {
         cancellationSignal: signal,

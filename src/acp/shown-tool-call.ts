@@ -1,10 +1,12 @@
 import type { RequestPermissionRequest, ToolCall, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { cleanJson, isCleanPath } from "../util/text.js";
+import { airPatchContent } from "./air/diff-patch.js";
 import {
   airPermissionMeta,
   airToolCall,
   planFileCleared,
   planFileShown,
+  toolNameOf,
 } from "./air/tool-calls.js";
 
 /**
@@ -37,10 +39,14 @@ export class ShownToolCalls {
     return shown;
   }
 
-  /** A permission request's tool call and `_meta`, as shown. */
-  permission<P extends Omit<RequestPermissionRequest, "sessionId">>(params: P): P {
+  /** A permission request's tool call and `_meta`, as shown (a file edit as AIR's patch). */
+  async permission<P extends Omit<RequestPermissionRequest, "sessionId">>(params: P): Promise<P> {
     const meta = airPermissionMeta(params._meta ?? undefined, this.capabilities);
-    return { ...params, toolCall: this.shown(params.toolCall), ...(meta ? { _meta: meta } : {}) };
+    const { toolCall } = params;
+    // From the input Claude Code runs, not the copy cleaned for showing: it must match the file.
+    const patch = await airPatchContent(toolNameOf(toolCall), toolCall.rawInput, this.capabilities);
+    const shown = this.shown(patch ? { ...toolCall, content: patch } : toolCall);
+    return { ...params, toolCall: shown, ...(meta ? { _meta: meta } : {}) };
   }
 
   /** What follows an update: after an approved plan shown as its file, the call that clears it. */

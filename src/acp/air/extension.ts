@@ -32,6 +32,8 @@ export const AIR_CAPABILITIES = {
   backgroundSubagents: "backgroundSubagents",
   /** Advertised, used once declared: background tasks in AIR's shape (async-tasks.ts). */
   asyncTasks: "asyncTasks",
+  /** Advertised, used once declared: a file edit's permission request as a git patch (diff-patch.ts). */
+  diffPatch: "diffPatch",
   /** Client-declared (never advertised): AIR renders a tool's input itself (tool-calls.ts). */
   rawInputRendering: "rawInputRendering",
 } as const;
@@ -45,6 +47,7 @@ const ADVERTISED = [
   AIR_CAPABILITIES.nativeSubagentSessions,
   AIR_CAPABILITIES.backgroundSubagents,
   AIR_CAPABILITIES.asyncTasks,
+  AIR_CAPABILITIES.diffPatch,
 ];
 
 /** The goal extension's method (goal.ts), and what the `initialize` answer tells AIR of it. */

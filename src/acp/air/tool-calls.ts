@@ -13,7 +13,7 @@ import { AIR_CAPABILITIES, airDeclares, isAirClient, withAirMeta } from "./exten
 type Capabilities = { _meta?: unknown };
 
 /** The Claude tool a tool call is of (`_meta.claudeCode.toolName`). */
-function toolNameOf(fields: ToolCallUpdate): string | undefined {
+export function toolNameOf(fields: ToolCallUpdate): string | undefined {
   const claudeCode = isRecord(fields._meta) ? fields._meta.claudeCode : undefined;
   const name = isRecord(claudeCode) ? claudeCode.toolName : undefined;
   return typeof name === "string" ? name : undefined;

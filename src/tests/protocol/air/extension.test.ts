@@ -56,7 +56,7 @@ describe("JetBrains AIR's extension", () => {
     const air = (initializeResponse(AIR)._meta as { jetbrains: { air: unknown } }).jetbrains.air;
     expect(air).toMatchObject({ version: 1 });
     // What is built; the session index's follow for a client that declared it (session-index.test.ts).
-    expect((air as { capabilities: string[] }).capabilities.slice(0, 7)).toEqual([
+    expect((air as { capabilities: string[] }).capabilities.slice(0, 8)).toEqual([
       "customInstructions",
       "sessionFailure",
       "planFile",
@@ -64,6 +64,7 @@ describe("JetBrains AIR's extension", () => {
       "nativeSubagentSessions",
       "backgroundSubagents",
       "asyncTasks",
+      "diffPatch",
     ]);
     for (const other of [ZED, ACPX, REGISTRY_VALIDATOR]) {
       expect(JSON.stringify(initializeResponse(other))).not.toContain("jetbrains");

@@ -252,3 +252,71 @@ describe("AIR's rawInputRendering", () => {
     }
   });
 });
+
+describe("AIR's diffPatch", () => {
+  const AIR_PATCH: InitializeRequest = {
+    ...AIR,
+    clientCapabilities: {
+      ...AIR.clientCapabilities,
+      _meta: { jetbrains: { air: { version: 1, capabilities: ["diffPatch"] } } },
+    },
+  };
+  const patchOf = (content: unknown) =>
+    (
+      (
+        content as Array<{ _meta?: { jetbrains?: { air?: { diffPatch?: { text?: string } } } } }>
+      )?.at(0)?._meta?.jetbrains?.air?.diffPatch ?? {}
+    ).text;
+
+  it("an Edit's permission request shows the change as one git patch of the file; a Write of a new file as a created file", async () => {
+    const { query, cwd, permissionRequests, end } = await turn(AIR_PATCH);
+    const file = join(cwd, "a.txt");
+    writeFileSync(file, "line1\nline2\nline3\n");
+    await query.canUseTool(
+      "Edit",
+      { file_path: file, old_string: "line2", new_string: "LINE2" },
+      { toolUseID: "toolu_e" },
+    );
+    await query.canUseTool(
+      "Write",
+      { file_path: join(cwd, "b.txt"), content: "hello\n" },
+      { toolUseID: "toolu_w" },
+    );
+    await end();
+    const name = file.replace(/^\//, "");
+    const [edit, write] = permissionRequests.map((r) => r.toolCall.content);
+    expect(edit).toMatchObject([{ type: "diff", path: file, oldText: null, newText: "" }]);
+    expect(patchOf(edit)).toBe(
+      `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n` +
+        "@@ -1,3 +1,3 @@\n line1\n-line2\n+LINE2\n line3\n",
+    );
+    expect(patchOf(write)).toContain("new file mode 100644\n--- /dev/null\n");
+    expect(patchOf(write)).toContain("+hello\n");
+  });
+
+  it("an edit that does not match the file exactly once keeps the request's own diff; AIR without diffPatch and Zed get no patch", async () => {
+    const twice = await turn(AIR_PATCH);
+    const file = join(twice.cwd, "a.txt");
+    writeFileSync(file, "x\nx\n");
+    await twice.query.canUseTool(
+      "Edit",
+      { file_path: file, old_string: "x", new_string: "y" },
+      { toolUseID: "toolu_e" },
+    );
+    await twice.end();
+    expect(patchOf(twice.permissionRequests[0]!.toolCall.content)).toBeUndefined();
+
+    for (const handshake of [AIR, ZED]) {
+      const { query, cwd, permissionRequests, end } = await turn(handshake);
+      const other = join(cwd, "a.txt");
+      writeFileSync(other, "line2\n");
+      await query.canUseTool(
+        "Edit",
+        { file_path: other, old_string: "line2", new_string: "LINE2" },
+        { toolUseID: "toolu_e" },
+      );
+      await end();
+      expect(JSON.stringify(permissionRequests)).not.toContain("diffPatch");
+    }
+  });
+});

@@ -1,0 +1,112 @@
+// AIR's patch view of a file edit (`diffPatch`, advertised; used once declared), as AIR and the
+// published adapter speak it: an Edit or Write's permission request shows the change as one git
+// patch of the whole file (in a diff item's `_meta.jetbrains.air.diffPatch`), computed with
+// jsdiff from the file as it is and the edit the tool would make. Where no exact patch can be
+// made (a file too big, binary, with a CR or a control character, an edit that does not match
+// exactly once), the request keeps the diff it has.
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import { isRecord } from "../../util/records.js";
+import { cleanMultiline } from "../../util/text.js";
+import { AIR_CAPABILITIES, airDeclares, withAirMeta } from "./extension.js";
+
+/** A file over this is shown as the diff the request has. */
+const MAX_BYTES = 1024 * 1024;
+/** A line diff that takes longer is given up. */
+const DIFF_TIMEOUT_MS = 100;
+
+/** The text of a file a patch can show as it is: null when there is none, undefined when it cannot. */
+function fileText(path: string): string | null | undefined {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return null;
+  }
+  if (size > MAX_BYTES) return undefined;
+  try {
+    const text = readFileSync(path, "utf8");
+    return shownAsIs(text) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text with nothing a terminal or a bidi override would show otherwise, and no CR or NUL. */
+const shownAsIs = (text: string) => !/[\r\0]/.test(text) && cleanMultiline(text) === text;
+
+/** What the file would hold after the edit, or undefined when that is not exactly known. */
+function afterEdit(
+  tool: string,
+  input: Record<string, unknown>,
+  before: string | null,
+): string | undefined {
+  if (tool === "Write") return typeof input.content === "string" ? input.content : undefined;
+  const { old_string: from, new_string: to, replace_all: all } = input;
+  if (before === null || typeof from !== "string" || typeof to !== "string") return undefined;
+  if (!from || from === to) return undefined;
+  const count = before.split(from).length - 1;
+  if (all === true) return count > 0 ? before.replaceAll(from, to) : undefined;
+  return count === 1 ? before.replace(from, () => to) : undefined;
+}
+
+/**
+ * The git patch of `before` (null: no file yet) becoming `after`, or undefined. jsdiff loads
+ * the first time (only an AIR client that declared `diffPatch` gets here).
+ */
+export async function gitPatch(
+  path: string,
+  before: string | null,
+  after: string,
+): Promise<string | undefined> {
+  if (!shownAsIs(after)) return undefined;
+  const { formatPatch, structuredPatch } = await import("diff");
+  const name = path.replace(/\\/g, "/").replace(/^\//, "");
+  const patch = structuredPatch(
+    `a/${name}`,
+    `b/${name}`,
+    before ?? "",
+    after,
+    undefined,
+    undefined,
+    {
+      context: 3,
+      timeout: DIFF_TIMEOUT_MS,
+    },
+  );
+  if (!patch) return undefined;
+  const created =
+    before === null ? { isCreate: true, newMode: "100644", oldFileName: "/dev/null" } : {};
+  return formatPatch({ ...patch, isGit: true, ...created });
+}
+
+/**
+ * The content of an Edit or Write's permission request for a client that declared `diffPatch`:
+ * the patch item, or undefined to keep the request's own content.
+ */
+export async function airPatchContent(
+  tool: string | undefined,
+  input: unknown,
+  capabilities: { _meta?: unknown },
+): Promise<ToolCallContent[] | undefined> {
+  if (tool !== "Edit" && tool !== "Write") return undefined;
+  if (!airDeclares(capabilities, AIR_CAPABILITIES.diffPatch) || !isRecord(input)) return undefined;
+  const path = input.file_path;
+  if (typeof path !== "string" || !isAbsolute(path)) return undefined;
+  const before = fileText(path);
+  if (before === undefined) return undefined;
+  const after = afterEdit(tool, input, before);
+  const text = after === undefined ? undefined : await gitPatch(path, before, after);
+  if (text === undefined) return undefined;
+  const patch = { version: 1, format: "git_patch", text };
+  return [
+    {
+      type: "diff",
+      path,
+      oldText: null,
+      newText: "",
+      _meta: withAirMeta(undefined, AIR_CAPABILITIES.diffPatch, patch),
+    },
+  ];
+}
