@@ -22,6 +22,7 @@ import { FakeTranscripts, savedMessage } from "../support/fake-transcripts.js";
 import { isolatedEnv, START_UPDATES } from "../support/in-process.js";
 import { streamPair, v2Connection, v2Session, rpcError } from "../support/in-process-v2.js";
 import { settle } from "../support/settle.js";
+import { LIBRARY_QUESTION } from "../support/questions.js";
 
 const SAVED = "11111111-1111-4111-8111-111111111111";
 
@@ -256,19 +257,7 @@ describe("auth on v2", () => {
 });
 
 describe("elicitation on v2", () => {
-  const QUESTIONS = {
-    questions: [
-      {
-        question: "Which library?",
-        header: "Library",
-        multiSelect: false,
-        options: [
-          { label: "date-fns", description: "Small" },
-          { label: "luxon", description: "Rich" },
-        ],
-      },
-    ],
-  };
+  const QUESTIONS = LIBRARY_QUESTION;
 
   it("AskUserQuestion is a form elicitation of the session and tool call; the turn requires action until it is answered", async () => {
     const { prompt, query, sessionId, events, states } = await v2Session({

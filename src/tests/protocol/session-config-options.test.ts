@@ -24,6 +24,7 @@ import {
 } from "../support/fake-claude.js";
 import { trustFolder } from "../support/trusted-folder.js";
 import { connectInProcess, isolatedEnv, type InProcessOptions } from "../support/in-process.js";
+import { LIBRARY_QUESTION } from "../support/questions.js";
 
 const MODELS: ModelInfo[] = [
   {
@@ -450,19 +451,7 @@ describe("ExitPlanMode", () => {
 });
 
 describe("AskUserQuestion", () => {
-  const INPUT = {
-    questions: [
-      {
-        question: "Which library?",
-        header: "Library",
-        multiSelect: false,
-        options: [
-          { label: "date-fns", description: "Small" },
-          { label: "luxon", description: "Rich" },
-        ],
-      },
-    ],
-  };
+  const INPUT = LIBRARY_QUESTION;
   const FORM = { elicitation: { form: {} } };
 
   it("without form elicitation support the tool is disabled when the Claude session is created", async () => {

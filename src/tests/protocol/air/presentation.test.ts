@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AIR, ZED } from "../../support/client-handshakes.js";
 import { fakeClaude } from "../../support/fake-claude.js";
 import { connectInProcess } from "../../support/in-process.js";
+import { LIBRARY_QUESTION } from "../../support/questions.js";
 
 let cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -95,19 +96,7 @@ describe("AIR's kind of each mode", () => {
 });
 
 describe("AIR's mark of a question's free-text answer", () => {
-  const QUESTIONS = {
-    questions: [
-      {
-        question: "Which library?",
-        header: "Library",
-        multiSelect: false,
-        options: [
-          { label: "date-fns", description: "Small" },
-          { label: "luxon", description: "Rich" },
-        ],
-      },
-    ],
-  };
+  const QUESTIONS = LIBRARY_QUESTION;
 
   async function ask(handshake: InitializeRequest) {
     const harness = await connect(withForms(handshake));
