@@ -56,9 +56,12 @@ export class AsyncTaskReports {
       if (message.patch.is_backgrounded) await this.announce(tracked);
       const state = message.patch.status && STATES[message.patch.status];
       if (state) await this.state(tracked, state, message.patch.error);
-      return;
+    } else {
+      await this.state(tracked, STATES[message.status] ?? "completed", message.summary);
     }
-    await this.state(tracked, STATES[message.status] ?? "completed", message.summary);
+    // A task that ended is forgotten: nothing of it follows.
+    if (tracked.ended || message.subtype === "task_notification")
+      this.tasks.delete(message.task_id);
   }
 
   private async started(message: Started): Promise<void> {
@@ -95,8 +98,9 @@ export class AsyncTaskReports {
   }
 
   private async state(tracked: Tracked, state: TaskState, summary?: string): Promise<void> {
-    if (!tracked.announced || tracked.ended) return;
+    if (tracked.ended) return;
     tracked.ended = FINAL.has(state);
+    if (!tracked.announced) return;
     const client = this.host.client.forThread(tracked.thread);
     await this.host.send(() => client.updateTask(asyncTaskState(tracked.task.id, state, summary)));
   }
