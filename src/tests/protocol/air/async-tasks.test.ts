@@ -18,6 +18,14 @@ const AIR_TASKS: InitializeRequest = {
 
 const started = (fields: Record<string, unknown>) =>
   sdkMessage({ type: "system", subtype: "task_started", task_id: "task-7", ...fields });
+/** `npm run dev` as a task that goes on in the background from its start. */
+const inBackground = () =>
+  started({
+    tool_use_id: "toolu_s",
+    task_type: "local_bash",
+    description: "npm run dev",
+    is_backgrounded: true,
+  });
 const notified = (status: string, summary: string) =>
   sdkMessage({
     type: "system",
@@ -61,15 +69,7 @@ const tasks = (updates: Array<{ update: unknown }>) =>
 
 describe("AIR's asyncTasks", () => {
   it("a command moved to the background is announced under its tool call's id, and ends as Claude Code says, with its summary", async () => {
-    const { query, seen } = await commandTurn(
-      AIR_TASKS,
-      started({
-        tool_use_id: "toolu_s",
-        task_type: "local_bash",
-        description: "npm run dev",
-        is_backgrounded: true,
-      }),
-    );
+    const { query, seen } = await commandTurn(AIR_TASKS, inBackground());
     query.emit(notified("completed", 'Background command "npm run dev" completed (exit code 0)'));
     await expect.poll(() => tasks(seen()).length).toBe(2);
     expect(tasks(seen())).toEqual([
@@ -115,15 +115,7 @@ describe("AIR's asyncTasks", () => {
   });
 
   it("_session/async_task/stop stops the task as its tool call is stopped; one that is over is not stopped", async () => {
-    const { agent, query, sessionId } = await commandTurn(
-      AIR_TASKS,
-      started({
-        tool_use_id: "toolu_s",
-        task_type: "local_bash",
-        description: "npm run dev",
-        is_backgrounded: true,
-      }),
-    );
+    const { agent, query, sessionId } = await commandTurn(AIR_TASKS, inBackground());
     await expect(
       agent.request("_session/async_task/stop", { sessionId, asyncTaskId: "toolu_s" }),
     ).resolves.toEqual({ stopped: true });
@@ -138,15 +130,7 @@ describe("AIR's asyncTasks", () => {
 
   it("Zed, and AIR without asyncTasks, hear no task and cannot call the stop method", async () => {
     for (const handshake of [ZED, ACPX, AIR]) {
-      const { agent, seen, sessionId } = await commandTurn(
-        handshake,
-        started({
-          tool_use_id: "toolu_s",
-          task_type: "local_bash",
-          description: "npm run dev",
-          is_backgrounded: true,
-        }),
-      );
+      const { agent, seen, sessionId } = await commandTurn(handshake, inBackground());
       expect(tasks(seen())).toEqual([]);
       await expect(
         agent.request("_session/async_task/stop", { sessionId, asyncTaskId: "toolu_s" }),
