@@ -5,6 +5,7 @@ import type {
   StateUpdate,
 } from "@agentclientprotocol/sdk/unstable";
 import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import type { AirTaskUpdate } from "./air/async-tasks.js";
 import {
   generationId,
   subagentEnded,
@@ -14,9 +15,9 @@ import {
 
 /**
  * A `session/update` of ACP's unstable schema (`subagent_update`, `session_message`...), or of
- * JetBrains AIR's draft of child sessions (air/subagents.ts).
+ * JetBrains AIR's drafts of child sessions and background tasks (air/, for AIR alone).
  */
-export type UnstableSessionUpdate = AnyUnstableSessionUpdate | AirSubagentUpdate;
+export type UnstableSessionUpdate = AnyUnstableSessionUpdate | AirSubagentUpdate | AirTaskUpdate;
 
 /**
  * What child sessions need of a session's client (session-client.ts): its id, the unstable

@@ -247,9 +247,7 @@ export class SessionClient {
 
   /** A background task started or changed: AIR hears it (air/async-tasks.ts), no other client. */
   async updateTask(update: AirTaskUpdate): Promise<void> {
-    if (this.closed || !readsAsyncTasks(this.capabilities)) return;
-    if (this.route) await this.route.ready();
-    await this.client.update({ sessionId: this.sessionId, update });
+    if (readsAsyncTasks(this.capabilities)) await this.sendUnstable(this.sessionId, update);
   }
 
   /** Claude Code's goal as it is now (null: none): AIR hears it (air/goal.ts), no other client. */

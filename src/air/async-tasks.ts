@@ -1,9 +1,9 @@
-import { RequestError, type AgentApp } from "@agentclientprotocol/sdk";
+import type { AgentApp } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { AIR_ASYNC_TASK_STOP_METHOD, readsAsyncTasks } from "../acp/air/async-tasks.js";
-import { withRequestErrors } from "../acp/errors.js";
 import type { AgentCore } from "../core/agent-core.js";
 import { InvalidParamsError } from "../errors.js";
+import { gated } from "./gated.js";
 
 const stopParams = z.looseObject({
   sessionId: z.string().trim().min(1, "sessionId must be a non-empty string"),
@@ -26,17 +26,18 @@ export function asyncTaskStopRoute(app: AgentApp, host: AsyncTaskStopHost): Agen
   return app.onRequest(
     AIR_ASYNC_TASK_STOP_METHOD,
     { parse: (params: unknown) => stopParams.parse(params) },
-    withRequestErrors(({ params }) => {
-      if (!readsAsyncTasks(host.capabilities())) {
-        throw RequestError.methodNotFound(AIR_ASYNC_TASK_STOP_METHOD);
-      }
-      try {
-        host.core().stopToolCall(params.sessionId, params.asyncTaskId);
-        return Promise.resolve({ stopped: true });
-      } catch (error) {
-        if (error instanceof InvalidParamsError) return Promise.resolve({ stopped: false });
-        throw error;
-      }
-    }),
+    gated(
+      AIR_ASYNC_TASK_STOP_METHOD,
+      () => readsAsyncTasks(host.capabilities()),
+      (params: z.infer<typeof stopParams>) => {
+        try {
+          host.core().stopToolCall(params.sessionId, params.asyncTaskId);
+          return Promise.resolve({ stopped: true });
+        } catch (error) {
+          if (error instanceof InvalidParamsError) return Promise.resolve({ stopped: false });
+          throw error;
+        }
+      },
+    ),
   );
 }

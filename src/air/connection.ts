@@ -11,18 +11,19 @@ import { AirSessionIndex, type AirHost } from "./session-index.js";
  */
 export class AirConnection {
   private capabilities: { _meta?: unknown } = {};
+  private readonly host: AirHost;
   private readonly index: AirSessionIndex;
   private readonly fileReports: AirFileChangeReports;
 
-  constructor(private readonly host: AirHost) {
-    this.index = new AirSessionIndex(host);
-    this.fileReports = new AirFileChangeReports(host);
+  constructor(host: Omit<AirHost, "capabilities">) {
+    this.host = { ...host, capabilities: () => this.capabilities };
+    this.index = new AirSessionIndex(this.host);
+    this.fileReports = new AirFileChangeReports(this.host);
   }
 
   /** `initialize`: what this client declared. */
   negotiate(capabilities: { _meta?: unknown }): void {
     this.capabilities = capabilities;
-    this.index.negotiate(capabilities);
   }
 
   /** `session/list` (session-index.ts). */
@@ -45,8 +46,7 @@ export class AirConnection {
 
   /** AIR's methods on the v1 app: the session index's, the goal's, a background task's stop. */
   routes(app: AgentApp): AgentApp {
-    const host = { ...this.host, capabilities: () => this.capabilities };
-    return asyncTaskStopRoute(airGoalRoute(this.index.routes(app), host), host);
+    return asyncTaskStopRoute(airGoalRoute(this.index.routes(app), this.host), this.host);
   }
 
   /** The connection is gone. */

@@ -1,10 +1,16 @@
-import { RequestError, type AgentApp } from "@agentclientprotocol/sdk";
+import type { AgentApp } from "@agentclientprotocol/sdk";
 import { isAirClient } from "../acp/air/extension.js";
-import { AIR_GOAL_METHOD, airGoalMeta, airGoalParams, goalCommand } from "../acp/air/goal.js";
+import {
+  AIR_GOAL_METHOD,
+  airGoalMeta,
+  airGoalParams,
+  goalCommand,
+  type GoalRequest,
+} from "../acp/air/goal.js";
 import type { SessionNotificationOut } from "../acp/channel.js";
-import { withRequestErrors } from "../acp/errors.js";
 import { PROMPT_REQUIRED } from "../acp/steering.js";
 import type { AgentCore } from "../core/agent-core.js";
+import { gated } from "./gated.js";
 
 /** What the goal method needs of its connection. */
 export interface AirGoalHost {
@@ -23,19 +29,22 @@ export function airGoalRoute(app: AgentApp, host: AirGoalHost): AgentApp {
   return app.onRequest(
     AIR_GOAL_METHOD,
     airGoalParams,
-    withRequestErrors(async ({ params }) => {
-      if (!isAirClient(host.capabilities())) throw RequestError.methodNotFound(AIR_GOAL_METHOD);
-      const { sessionId } = params;
-      const core = host.core();
-      const prompt = [{ type: "text" as const, text: goalCommand(params) }];
-      const steered = core.steer(sessionId, prompt, PROMPT_REQUIRED);
-      const goal = params.action === "set" ? { condition: params.objective } : null;
-      await host.update({
-        sessionId,
-        update: { sessionUpdate: "session_info_update", _meta: airGoalMeta(goal) },
-      });
-      if (steered.outcome === "promptRequired") await core.prompt(sessionId, prompt);
-      return {};
-    }),
+    gated(
+      AIR_GOAL_METHOD,
+      () => isAirClient(host.capabilities()),
+      async (params: GoalRequest) => {
+        const { sessionId } = params;
+        const core = host.core();
+        const prompt = [{ type: "text" as const, text: goalCommand(params) }];
+        const steered = core.steer(sessionId, prompt, PROMPT_REQUIRED);
+        const goal = params.action === "set" ? { condition: params.objective } : null;
+        await host.update({
+          sessionId,
+          update: { sessionUpdate: "session_info_update", _meta: airGoalMeta(goal) },
+        });
+        if (steered.outcome === "promptRequired") await core.prompt(sessionId, prompt);
+        return {};
+      },
+    ),
   );
 }

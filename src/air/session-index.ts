@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { RequestError, type AgentApp, type ListSessionsResponse } from "@agentclientprotocol/sdk";
+import type { AgentApp, ListSessionsResponse } from "@agentclientprotocol/sdk";
 import {
   AIR_ARCHIVE_METHOD,
   AIR_BATCH_GET_METHOD,
@@ -18,11 +18,11 @@ import {
   airUnsubscribeParams,
 } from "../acp/air/session-index.js";
 import { AIR_CAPABILITIES, airDeclares, isAirClient } from "../acp/air/extension.js";
-import { withRequestErrors } from "../acp/errors.js";
 import type { SessionNotificationOut } from "../acp/channel.js";
 import type { AgentCore } from "../core/agent-core.js";
 import type { ListParams } from "../core/saved-sessions.js";
 import { log } from "../logger.js";
+import { gated } from "./gated.js";
 
 /** What AIR's extension needs of its connection (connection.ts). */
 export interface AirHost {
@@ -31,6 +31,8 @@ export interface AirHost {
   notify(method: string, params: Record<string, unknown>): Promise<void>;
   /** Sends a session update. */
   update(notification: SessionNotificationOut): Promise<void>;
+  /** What the client declared in `initialize`. */
+  capabilities(): { _meta?: unknown };
 }
 
 /**
@@ -41,16 +43,13 @@ export interface AirHost {
  * with `session/delete` and may open it again later, so its delete archives instead.
  */
 export class AirSessionIndex {
-  private air = false;
-  private indexed = false;
   private readonly subscriptions = new Map<string, { close(): void }>();
 
   constructor(private readonly host: AirHost) {}
 
-  /** `initialize`: what this client declared. */
-  negotiate(capabilities: { _meta?: unknown }): void {
-    this.air = isAirClient(capabilities);
-    this.indexed = airDeclares(capabilities, AIR_CAPABILITIES.sessionIndex);
+  /** Whether the client declared the index. */
+  private get indexed(): boolean {
+    return airDeclares(this.host.capabilities(), AIR_CAPABILITIES.sessionIndex);
   }
 
   /** `session/list`: AIR's page and rows for an index client, ACP's for any other. */
@@ -65,7 +64,8 @@ export class AirSessionIndex {
   /** `session/delete`; an AIR client without the index archives (see above). */
   delete(sessionId: string): Promise<void> {
     const core = this.host.core();
-    return this.air && !this.indexed ? core.setArchived(sessionId, true) : core.delete(sessionId);
+    const archives = isAirClient(this.host.capabilities()) && !this.indexed;
+    return archives ? core.setArchived(sessionId, true) : core.delete(sessionId);
   }
 
   /** The connection is gone: its subscriptions end (the core's feed closes them too). */
@@ -121,10 +121,7 @@ export class AirSessionIndex {
 
   /** A handler of a method only a client that declared the index may call. */
   private indexOnly<P, R>(method: string, handler: (params: P) => Promise<R>) {
-    return withRequestErrors(({ params }: { params: P }): Promise<R> => {
-      if (!this.indexed) throw RequestError.methodNotFound(method);
-      return handler(params);
-    });
+    return gated(method, () => this.indexed, handler);
   }
 
   /**

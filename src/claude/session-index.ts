@@ -114,16 +114,17 @@ export class SessionIndex {
   }
 
   /**
-   * The saved conversations of these ids, wherever Claude Code keeps them, in the order
-   * asked; an id with no transcript (or that cannot be a session id) is left out. Of two
-   * copies of one conversation (in two projects), the newer.
+   * The saved conversations of these ids, wherever Claude Code keeps them (in the projects of
+   * `dirs` only, when given), in the order asked; an id with no transcript (or that cannot be
+   * a session id) is left out. Of two copies of one conversation (in two projects), the newer.
    */
-  async find(sessionIds: readonly string[]): Promise<SavedSession[]> {
+  async find(sessionIds: readonly string[], dirs?: readonly string[]): Promise<SavedSession[]> {
     const ids = sessionIds.filter(isSessionId);
     if (!ids.length) return [];
     const projects = this.projectsDir();
     const found = new Map<string, { path: string; lastModified: number }>();
     for (const name of await readdir(projects).catch((): string[] => [])) {
+      if (dirs && !dirs.some((dir) => holds(name, dir))) continue;
       for (const sessionId of ids) {
         const path = join(projects, name, `${sessionId}.jsonl`);
         const stats = statOf(path);

@@ -51,8 +51,11 @@ export interface ClaudeTranscripts {
    * to since, undefined when it is gone or a listing leaves it out.
    */
   rows(sessions: readonly SavedSession[]): Promise<(ClaudeSessionRow | undefined)[]>;
-  /** The saved conversations of these ids, wherever they are kept, in the order asked. */
-  find(sessionIds: readonly string[]): Promise<SavedSession[]>;
+  /**
+   * The saved conversations of these ids, wherever they are kept (in the projects of `dirs`
+   * only, when given), in the order asked.
+   */
+  find(sessionIds: readonly string[], dirs?: readonly string[]): Promise<SavedSession[]>;
   /**
    * Calls `changed` with the ids of the saved conversations of these directories that are
    * written, made or removed, until the watch is closed. Nothing runs while nothing changes.
@@ -165,7 +168,7 @@ const index = new SessionIndex(
 export const sdkTranscripts: ClaudeTranscripts = {
   saved: (dirs) => index.sessions(dirs),
   rows: (sessions) => index.rows(sessions),
-  find: (sessionIds) => index.find(sessionIds),
+  find: (sessionIds, dirs) => index.find(sessionIds, dirs),
   watch: (dirs, changed) => watchTranscripts(join(configDir(), "projects"), dirs, changed),
   info: async (sessionId, dir) => (await claudeSdk()).getSessionInfo(sessionId, dir ? { dir } : {}),
   messages: async (sessionId, dir) => {

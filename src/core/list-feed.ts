@@ -76,7 +76,8 @@ class Subscription {
     const pending = new Map(this.pending);
     this.pending.clear();
     try {
-      const saved = await this.transcripts.find([...pending.keys()]);
+      // Only the folder's projects: a session recorded elsewhere is none of its rows.
+      const saved = await this.transcripts.find([...pending.keys()], [...this.dirs]);
       const read = await this.transcripts.rows(saved);
       const rows = new Map<string, ListedSession>();
       for (const info of read) {

@@ -7,7 +7,7 @@ import type { SessionInfo } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { InvalidParamsError } from "../../errors.js";
 import { isRecord } from "../../util/records.js";
-import { withAirMeta } from "./extension.js";
+import { airMetaOf, withAirMeta } from "./extension.js";
 
 export const AIR_RENAME_METHOD = "_session/rename";
 export const AIR_ARCHIVE_METHOD = "_session/archive";
@@ -58,9 +58,8 @@ export interface AirListOptions {
 
 /** Reads `_meta.jetbrains.air.list`; a value of the wrong kind is refused, never guessed. */
 export function airListOptions(meta: unknown): AirListOptions {
-  const jetbrains = isRecord(meta) ? meta.jetbrains : undefined;
-  const air = isRecord(jetbrains) ? jetbrains.air : undefined;
-  const list = isRecord(air) && isRecord(air.list) ? air.list : {};
+  const asked = airMetaOf(meta)?.list;
+  const list = isRecord(asked) ? asked : {};
   const limit = list.limit ?? AIR_DEFAULT_LIMIT;
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1) {
     throw new InvalidParamsError(

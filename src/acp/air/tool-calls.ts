@@ -20,7 +20,7 @@ export function toolNameOf(fields: ToolCallUpdate): string | undefined {
 }
 
 const text = (value: unknown): string | undefined =>
-  typeof value === "string" && cleanSingleLine(value) ? cleanSingleLine(value) : undefined;
+  (typeof value === "string" && cleanSingleLine(value)) || undefined;
 
 /** `mcp__<server>__<tool>` as AIR names it: the server, and the rest (which may hold `__`). */
 function mcpTool(name: string): { server: string; tool: string } | undefined {

@@ -83,7 +83,7 @@ export function rewoundTranscripts(
   return {
     saved: (dirs) => transcripts.saved(dirs),
     rows: (sessions) => transcripts.rows(sessions),
-    find: (sessionIds) => transcripts.find(sessionIds),
+    find: (sessionIds, dirs) => transcripts.find(sessionIds, dirs),
     watch: (dirs, changed) => transcripts.watch(dirs, changed),
     info: (sessionId, dir) => transcripts.info(sessionId, dir),
     delete: (sessionId, dir) => transcripts.delete(sessionId, dir),

@@ -45,11 +45,11 @@ export class FakeTranscripts implements ClaudeTranscripts {
     }
   }
 
-  find(sessionIds: readonly string[]): Promise<SavedSession[]> {
+  find(sessionIds: readonly string[], dirs?: readonly string[]): Promise<SavedSession[]> {
     return Promise.resolve(
       sessionIds.flatMap((id) => {
         const info = this.sessions.get(id)?.info;
-        if (!info) return [];
+        if (!info || (dirs && !(info.cwd !== undefined && dirs.includes(info.cwd)))) return [];
         const { lastModified, archived } = info;
         return [{ sessionId: id, lastModified, path: id, archived: archived === true }];
       }),

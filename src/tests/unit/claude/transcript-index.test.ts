@@ -90,7 +90,7 @@ describe("watchTranscripts", () => {
 });
 
 describe("SessionIndex.find", () => {
-  it("finds sessions by id in any project, in the order asked, leaving out unknown, empty and malformed ids", async () => {
+  it("finds sessions by id in any project (or a folder's only), in the order asked, leaving out unknown, empty and malformed ids", async () => {
     const root = await tempRoot();
     const mine = join(root, "projects", project(CWD));
     const other = join(root, "projects", project(OTHER));
@@ -113,6 +113,8 @@ describe("SessionIndex.find", () => {
       [B, join(other, `${B}.jsonl`)],
       [A, join(mine, `${A}.jsonl`)],
     ]);
+    // Asked within a folder's projects (a listing's subscription), another folder's is left out.
+    expect((await index.find([B, A], [CWD])).map((s) => s.sessionId)).toEqual([A]);
   });
 });
 
