@@ -8,7 +8,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { isRecord } from "../../util/records.js";
-import { cleanMultiline } from "../../util/text.js";
+import { cleanMultiline, isCleanPath } from "../../util/text.js";
 import { AIR_CAPABILITIES, airDeclares, withAirMeta } from "./extension.js";
 
 /** A file over this is shown as the diff the request has. */
@@ -93,7 +93,8 @@ export async function airPatchContent(
   if (tool !== "Edit" && tool !== "Write") return undefined;
   if (!airDeclares(capabilities, AIR_CAPABILITIES.diffPatch) || !isRecord(input)) return undefined;
   const path = input.file_path;
-  if (typeof path !== "string" || !isAbsolute(path)) return undefined;
+  // The path is in the patch's headers: one a cleaning would change is not shown as it is.
+  if (typeof path !== "string" || !isAbsolute(path) || !isCleanPath(path)) return undefined;
   const before = fileText(path);
   if (before === undefined) return undefined;
   const after = afterEdit(tool, input, before);

@@ -22,10 +22,15 @@ export function toolNameOf(fields: ToolCallUpdate): string | undefined {
 const text = (value: unknown): string | undefined =>
   (typeof value === "string" && cleanSingleLine(value)) || undefined;
 
-/** `mcp__<server>__<tool>` as AIR names it: the server, and the rest (which may hold `__`). */
+/**
+ * `mcp__<server>__<tool>` as AIR names it: the server, and the rest (which may hold `__`).
+ * Both come from an MCP server: cleaned as any text a client is shown.
+ */
 function mcpTool(name: string): { server: string; tool: string } | undefined {
   const match = /^mcp__(.+?)__(.+)$/.exec(name);
-  return match ? { server: match[1]!, tool: match[2]! } : undefined;
+  const server = text(match?.[1]);
+  const tool = text(match?.[2]);
+  return server && tool ? { server, tool } : undefined;
 }
 
 /** The AIR keys a tool call of `name` with this input carries. */

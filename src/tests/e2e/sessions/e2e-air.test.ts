@@ -140,6 +140,11 @@ it("AIR's list subscription hears a session another agent process makes in the f
       ?.archived;
   await expect.poll(() => archived(rowOf()), HEARD).toBe(true);
 
+  // The other agent's client is Zed: nothing of AIR's reached it, its answers nor its updates.
+  expect(JSON.stringify(answered(other, "initialize", "").response.message)).not.toContain(
+    "jetbrains",
+  );
+  expect(JSON.stringify(other.updates.of(sessionId))).not.toContain("jetbrains");
   await other.client.request(methods.agent.session.close, { sessionId });
   await other.client.request(methods.agent.session.delete, { sessionId });
   await expect.poll(() => heard.flatMap((c) => c.removed), HEARD).toContain(sessionId);

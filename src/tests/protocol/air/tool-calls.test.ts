@@ -111,7 +111,15 @@ describe("AIR's keys on tool calls", () => {
     expect(meta("toolu_m")[0]).toMatchObject({ is_mcp_tool_call: true });
   });
 
-  it("a permission request's presentation is under AIR's permission key too, the same record", async () => {
+  it("an MCP tool's server and tool names, an MCP server's text, are cleaned", async () => {
+    const { query, updates, end } = await turn(AIR);
+    query.emit(toolUse("toolu_m", "mcp__git\u0007hub__get\u202e_issue", {}));
+    await end();
+    const announced = calls(updates).find((u) => u.toolCallId === "toolu_m")!;
+    expect(airOf(announced._meta)).toMatchObject({ mcp: { server: "github", tool: "get_issue" } });
+  });
+
+  it("a permission request's presentation (the permission contract's request presentation, `_meta.permission`) is under AIR's permission key too, the same record", async () => {
     const { query, permissionRequests, end } = await turn(AIR);
     await query.canUseTool("Bash", { command: "npm test" }, { toolUseID: "toolu_p" });
     await end();
@@ -303,8 +311,17 @@ describe("AIR's diffPatch", () => {
       { file_path: file, old_string: "x", new_string: "y" },
       { toolUseID: "toolu_e" },
     );
+    // A path a cleaning would change is not put in a patch's headers.
+    const odd = join(twice.cwd, "odd\u0007.txt");
+    writeFileSync(odd, "line2\n");
+    await twice.query.canUseTool(
+      "Edit",
+      { file_path: odd, old_string: "line2", new_string: "LINE2" },
+      { toolUseID: "toolu_o" },
+    );
     await twice.end();
     expect(patchOf(twice.permissionRequests[0]!.toolCall.content)).toBeUndefined();
+    expect(patchOf(twice.permissionRequests[1]!.toolCall.content)).toBeUndefined();
 
     for (const handshake of [AIR, ZED]) {
       const { query, cwd, permissionRequests, end } = await turn(handshake);
