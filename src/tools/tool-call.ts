@@ -1,6 +1,7 @@
 import type { ToolCall } from "@agentclientprotocol/sdk";
 import { toolInfoFromToolUse } from "./index.js";
 import type { ToolContext, ToolInput } from "./types.js";
+import { cleanSingleLine } from "../util/text.js";
 
 export interface ToolUse {
   id: string;
@@ -9,13 +10,16 @@ export interface ToolUse {
   parentToolUseId: string | null;
 }
 
-/** `_meta.claudeCode` on every tool call: the Claude tool name and, for subagents, the parent. */
+/**
+ * `_meta.claudeCode` on every tool call: the Claude tool name and, for subagents, the parent.
+ * The name is cleaned: the model's response or an MCP server chooses it, and clients show it.
+ */
 export function claudeCodeMeta(toolUse: Pick<ToolUse, "name" | "parentToolUseId">): {
   claudeCode: { toolName: string; parentToolUseId?: string };
 } {
   return {
     claudeCode: {
-      toolName: toolUse.name,
+      toolName: cleanSingleLine(toolUse.name),
       ...(toolUse.parentToolUseId ? { parentToolUseId: toolUse.parentToolUseId } : {}),
     },
   };
