@@ -304,12 +304,15 @@ export class SessionClient {
   /**
    * Asks the user. The signal is forwarded as `$/cancel_request` and also stops our
    * waiting at once, so a client that ignores cancellation cannot hold a tool call.
+   * `folders`: the session's, whose files the request may show (AIR's patch of an edit).
    */
   async requestPermission(
     params: Omit<RequestPermissionRequest, "sessionId">,
     signal: AbortSignal,
+    folders: readonly string[] = [],
   ): Promise<RequestPermissionResponse> {
-    const request = { sessionId: this.sessionId, ...(await this.toolCalls.permission(params)) };
+    const shown = await this.toolCalls.permission(params, folders);
+    const request = { sessionId: this.sessionId, ...shown };
     return this.asking(() =>
       this.client.requestPermission(request, {
         cancellationSignal: signal,

@@ -39,12 +39,19 @@ export class ShownToolCalls {
     return shown;
   }
 
-  /** A permission request's tool call and `_meta`, as shown (a file edit as AIR's patch). */
-  async permission<P extends Omit<RequestPermissionRequest, "sessionId">>(params: P): Promise<P> {
+  /**
+   * A permission request's tool call and `_meta`, as shown (a file edit as AIR's patch, made
+   * only of a file inside `folders`, the session's).
+   */
+  async permission<P extends Omit<RequestPermissionRequest, "sessionId">>(
+    params: P,
+    folders: readonly string[],
+  ): Promise<P> {
     const meta = airPermissionMeta(params._meta ?? undefined, this.capabilities);
     const { toolCall } = params;
     // From the input Claude Code runs, not the copy cleaned for showing: it must match the file.
-    const patch = await airPatchContent(toolNameOf(toolCall), toolCall.rawInput, this.capabilities);
+    const tool = toolNameOf(toolCall);
+    const patch = await airPatchContent(tool, toolCall.rawInput, this.capabilities, folders);
     const shown = this.shown(patch ? { ...toolCall, content: patch } : toolCall);
     return { ...params, toolCall: shown, ...(meta ? { _meta: meta } : {}) };
   }

@@ -2,9 +2,9 @@
 // back as they were when the turn's prompt was sent): a report a client reads after the turn
 // (AIR's agentFileChangeReport). Checkpoints track the files Claude's edit tools touched, so a
 // file only a command changed is missed: the list is never said to be complete.
-import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Session } from "../session/session.js";
+import { canonicalPath, isInside } from "../util/paths.js";
 import { isCleanPath } from "../util/text.js";
 import { TimeoutError, withTimeout } from "../util/timeout.js";
 
@@ -20,19 +20,6 @@ const PATH_LIMIT = 4096;
 /** How long Claude Code has to say which files changed. */
 const PREVIEW_TIMEOUT_MS = 2_000;
 
-/** `path` through the real path of its nearest existing ancestor (a deleted file keeps its name). */
-function canonical(path: string): string {
-  const rest: string[] = [];
-  for (let at = path; ; at = dirname(at)) {
-    try {
-      return join(realpathSync.native(at), ...rest.reverse());
-    } catch {
-      if (dirname(at) === at) return path;
-      rest.push(basename(at));
-    }
-  }
-}
-
 /**
  * The paths a client is told of: absolute and canonical, inside one of the session's folders
  * (not a folder itself), shown as they are (no control character, isCleanPath), each once, within the caps. `truncated`:
@@ -42,20 +29,16 @@ export function reportedPaths(
   changed: readonly unknown[],
   folders: readonly string[],
 ): { paths: string[]; truncated: boolean } {
-  const roots = folders.map((folder) => canonical(resolve(folder)));
+  const roots = folders.map((folder) => canonicalPath(resolve(folder)));
   const paths = new Set<string>();
   let bytes = 0;
   let truncated = false;
   for (const raw of changed) {
     const path =
       typeof raw === "string" && raw.trim() && raw.length <= PATH_LIMIT && isCleanPath(raw)
-        ? canonical(resolve(folders[0]!, raw))
+        ? canonicalPath(resolve(folders[0]!, raw))
         : undefined;
-    const inside = (root: string) => {
-      const within = path !== undefined ? relative(root, path) : "";
-      return within !== "" && !within.startsWith("..") && !isAbsolute(within);
-    };
-    if (!path || path.length > PATH_LIMIT || !isCleanPath(path) || !roots.some(inside)) {
+    if (!path || path.length > PATH_LIMIT || !isCleanPath(path) || !isInside(path, roots)) {
       truncated = true;
       continue;
     }

@@ -3,10 +3,11 @@
 // patch of the whole file (in a diff item's `_meta.jetbrains.air.diffPatch`), computed with
 // jsdiff from the file as it is and the edit the tool would make. Where no exact patch can be
 // made (a file too big, binary, with a CR or a control character, an edit that does not match
-// exactly once), the request keeps the diff it has.
+// exactly once, a file outside the session's folders), the request keeps the diff it has.
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import { canonicalPath, isInside } from "../../util/paths.js";
 import { isRecord } from "../../util/records.js";
 import { cleanMultiline, isCleanPath } from "../../util/text.js";
 import { AIR_CAPABILITIES, airDeclares, withAirMeta } from "./extension.js";
@@ -83,19 +84,25 @@ export async function gitPatch(
 
 /**
  * The content of an Edit or Write's permission request for a client that declared `diffPatch`:
- * the patch item, or undefined to keep the request's own content.
+ * the patch item, or undefined to keep the request's own content. Only a file inside one of
+ * `folders` (the session's) is read: a patch shows the lines around an edit, or all of a file
+ * a Write replaces, and an edit Claude asks to make elsewhere must not show the user's other
+ * files (a key, a credential) to a client, which may be on another machine.
  */
 export async function airPatchContent(
   tool: string | undefined,
   input: unknown,
   capabilities: { _meta?: unknown },
+  folders: readonly string[],
 ): Promise<ToolCallContent[] | undefined> {
   if (tool !== "Edit" && tool !== "Write") return undefined;
   if (!airDeclares(capabilities, AIR_CAPABILITIES.diffPatch) || !isRecord(input)) return undefined;
   const path = input.file_path;
   // The path is in the patch's headers: one a cleaning would change is not shown as it is.
   if (typeof path !== "string" || !isAbsolute(path) || !isCleanPath(path)) return undefined;
-  const before = fileText(path);
+  const real = canonicalPath(path);
+  if (!isInside(real, folders.map(canonicalPath))) return undefined;
+  const before = fileText(real);
   if (before === undefined) return undefined;
   const after = afterEdit(tool, input, before);
   const text = after === undefined ? undefined : await gitPatch(path, before, after);

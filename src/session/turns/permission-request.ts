@@ -108,10 +108,11 @@ async function ask(
 
   // 3. Validate and snapshot the suggestions: label and effect come from one copy.
   // 4. Presentation and ordered options, each paired with its effect.
+  const workingDirectories = deps.workingDirectories();
   const { choices, params } = buildRequest(toolName, input, sdk, toolCall, {
     cwd: deps.context.cwd,
     homeDir: deps.homeDir,
-    workingDirectories: deps.workingDirectories(),
+    workingDirectories,
     plan: deps.planContext(),
   });
 
@@ -119,7 +120,7 @@ async function ask(
   // waiting on abort, so a client that ignores cancellation cannot hold Claude.
   let response: unknown;
   try {
-    response = await client.requestPermission(params, signal);
+    response = await client.requestPermission(params, signal, workingDirectories);
   } catch (error) {
     if (signal.aborted) return abortedResult();
     // An answer over the message limit was not read: as good as a cancelled one.

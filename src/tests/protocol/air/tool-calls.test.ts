@@ -3,7 +3,7 @@
 // permission presentation under AIR's `permission` too, a compaction's facts as
 // `contextCompaction`, and with `planFile` declared, ExitPlanMode's plan shown as its file,
 // then cleared once approved. Zed sees none of it.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -300,6 +300,30 @@ describe("AIR's diffPatch", () => {
     );
     expect(patchOf(write)).toContain("new file mode 100644\n--- /dev/null\n");
     expect(patchOf(write)).toContain("+hello\n");
+  });
+
+  it("a file outside the session's folders, or a link in them to one outside, is not read: its request keeps its own diff", async () => {
+    const { query, cwd, permissionRequests, end } = await turn(AIR_PATCH);
+    const outside = mkdtempSync(join(tmpdir(), "acp-air-outside-"));
+    cleanup.push(() => rmSync(outside, { recursive: true, force: true }));
+    const secret = join(outside, "credentials");
+    writeFileSync(secret, "key=SECRET-VALUE\nline2\n");
+    symlinkSync(outside, join(cwd, "linked"));
+    await query.canUseTool(
+      "Edit",
+      { file_path: secret, old_string: "line2", new_string: "LINE2" },
+      { toolUseID: "toolu_out" },
+    );
+    await query.canUseTool(
+      "Write",
+      { file_path: join(cwd, "linked", "credentials"), content: "replaced\n" },
+      { toolUseID: "toolu_link" },
+    );
+    await end();
+    expect(permissionRequests).toHaveLength(2);
+    for (const request of permissionRequests)
+      expect(patchOf(request.toolCall.content)).toBeUndefined();
+    expect(JSON.stringify(permissionRequests)).not.toContain("SECRET-VALUE");
   });
 
   it("an edit that does not match the file exactly once keeps the request's own diff; AIR without diffPatch and Zed get no patch", async () => {

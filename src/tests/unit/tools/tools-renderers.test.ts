@@ -614,7 +614,10 @@ describe("a permission ask shows the same rendering as the tool call", () => {
 describe("text from Claude or from tools is cleaned before a client shows it", () => {
   it("the tool name in _meta.claudeCode has no escape sequence or control character", () => {
     const name = "mcp__evil\u001b]0;title\u0007__run\u202e\u0000";
-    const call = toolCallFromToolUse({ id: "toolu_2", name, input: {}, parentToolUseId: null }, context);
+    const call = toolCallFromToolUse(
+      { id: "toolu_2", name, input: {}, parentToolUseId: null },
+      context,
+    );
     expect(call._meta).toEqual({ claudeCode: { toolName: "mcp__evil__run" } });
   });
 });
