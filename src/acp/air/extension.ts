@@ -34,6 +34,8 @@ export const AIR_CAPABILITIES = {
   asyncTasks: "asyncTasks",
   /** Advertised, used once declared: a file edit's permission request as a git patch (diff-patch.ts). */
   diffPatch: "diffPatch",
+  /** Advertised, used once declared: the model option names its default's model (recommended-value.ts). */
+  recommendedValue: "recommendedValue",
   /** Client-declared (never advertised): AIR renders a tool's input itself (tool-calls.ts). */
   rawInputRendering: "rawInputRendering",
 } as const;
@@ -41,6 +43,7 @@ export const AIR_CAPABILITIES = {
 /** What the agent advertises to an AIR client, in its `initialize` answer. */
 const ADVERTISED = [
   AIR_CAPABILITIES.customInstructions,
+  AIR_CAPABILITIES.recommendedValue,
   AIR_CAPABILITIES.sessionFailure,
   AIR_CAPABILITIES.planFile,
   AIR_CAPABILITIES.agentFileChangeReport,

@@ -4,6 +4,7 @@
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import { CONFIG_IDS } from "../config-ids.js";
 import { isAirClient, withAirMeta } from "./extension.js";
+import { withRecommendedValue } from "./recommended-value.js";
 
 type Capabilities = { _meta?: unknown };
 
@@ -31,13 +32,17 @@ export function airModes(
   return { ...modes, availableModes: modes.availableModes.map((m) => withKind(m, m.id)) };
 }
 
-/** The config options, the mode option's choices each with its kind for an AIR client. */
+/**
+ * The config options for an AIR client: the mode option's choices each with its kind, the
+ * model option with its recommended value once declared.
+ */
 export function airConfigOptions(
   options: SessionConfigOption[],
   capabilities: Capabilities,
 ): SessionConfigOption[] {
   if (!isAirClient(capabilities)) return options;
   return options.map((option) => {
+    if (option.id === CONFIG_IDS.model) return withRecommendedValue(option, capabilities);
     if (option.id !== CONFIG_IDS.mode || option.type !== "select") return option;
     const choices = option.options;
     // The mode option's choices are flat (config-options.ts): groups are left as they are.

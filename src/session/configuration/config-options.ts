@@ -77,15 +77,34 @@ export function unlistedModels(state: SessionSettingsState, context: ConfigConte
   return [...values].filter((value) => !context.models.some((m) => m.value === value));
 }
 
+/**
+ * The listed model Claude Code's default entry runs now (its resolvedModel names another
+ * entry), or undefined. It goes on the default choice as `_meta.claudeCode.resolvedValue`, so
+ * a client that shows models by name can show it (AIR's recommendedValue).
+ */
+function defaultResolvesTo(models: readonly ModelInfo[]): string | undefined {
+  const own = models.find((m) => m.value === DEFAULT_MODEL)?.resolvedModel?.toLowerCase();
+  if (!own) return undefined;
+  const listed = models.filter((m) => m.value !== DEFAULT_MODEL);
+  return (
+    listed.find((m) => m.value.toLowerCase() === own) ??
+    listed.find((m) => m.resolvedModel?.toLowerCase() === own)
+  )?.value;
+}
+
 function modelOptions(
   state: SessionSettingsState,
   context: ConfigContext,
 ): SessionConfigSelectOption[] {
+  const resolvedValue = defaultResolvesTo(context.models);
   return [
     ...context.models.map((m) => ({
       value: m.value,
       name: cleanSingleLine(m.displayName) || m.value,
       ...(m.description ? { description: cleanSingleLine(m.description) } : {}),
+      ...(m.value === DEFAULT_MODEL && resolvedValue
+        ? { _meta: { claudeCode: { resolvedValue } } }
+        : {}),
     })),
     ...unlistedModels(state, context).map((value) => ({
       value,

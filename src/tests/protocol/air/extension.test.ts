@@ -56,8 +56,9 @@ describe("JetBrains AIR's extension", () => {
     const air = (initializeResponse(AIR)._meta as { jetbrains: { air: unknown } }).jetbrains.air;
     expect(air).toMatchObject({ version: 1 });
     // What is built; the session index's follow for a client that declared it (session-index.test.ts).
-    expect((air as { capabilities: string[] }).capabilities.slice(0, 8)).toEqual([
+    expect((air as { capabilities: string[] }).capabilities.slice(0, 9)).toEqual([
       "customInstructions",
+      "recommendedValue",
       "sessionFailure",
       "planFile",
       "agentFileChangeReport",

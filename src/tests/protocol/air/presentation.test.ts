@@ -1,6 +1,7 @@
 // What AIR reads beside ACP's own fields (issue 52), for an AIR client alone: the kind of each
 // permission mode (on the modes a session offers and on its mode option's choices, in the
-// responses and in config_option_update), and the mark of a question form's free-text answers.
+// responses and in config_option_update), the model option's recommended value, and the mark
+// of a question form's free-text answers.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { AIR, ZED } from "../../support/client-handshakes.js";
+import type { ModelInfo } from "../../../claude/types.js";
 import { fakeClaude } from "../../support/fake-claude.js";
 import { connectInProcess } from "../../support/in-process.js";
 import { LIBRARY_QUESTION } from "../../support/questions.js";
@@ -27,8 +29,8 @@ const withForms = (handshake: InitializeRequest): ClientCapabilities => ({
   elicitation: { form: {} },
 });
 
-async function connect(clientCapabilities: ClientCapabilities) {
-  const claude = fakeClaude();
+async function connect(clientCapabilities: ClientCapabilities, models: ModelInfo[] = []) {
+  const claude = fakeClaude({ models });
   const harness = await connectInProcess({
     startQuery: claude.startQuery,
     clientCapabilities,
@@ -130,5 +132,80 @@ describe("AIR's mark of a question's free-text answer", () => {
   it("Zed's form has no mark", async () => {
     const fields = await ask(ZED);
     expect(fields.question_0_custom).toEqual({ type: "string", title: "Other" });
+  });
+});
+
+describe("AIR's recommendedValue", () => {
+  const model = (value: string, resolvedModel: string): ModelInfo => ({
+    value,
+    resolvedModel,
+    displayName: value === "default" ? "Default (recommended)" : value,
+    description: "",
+  });
+  const MODELS = [
+    model("default", "claude-opus-5-5"),
+    model("opus", "claude-opus-5-5"),
+    model("sonnet", "claude-sonnet-5-5"),
+  ];
+  const declaring = (capabilities: string[]): ClientCapabilities => ({
+    ...AIR.clientCapabilities,
+    _meta: { jetbrains: { air: { version: 1, capabilities } } },
+  });
+  const modelOption = (options: readonly SessionConfigOption[] | null | undefined) => {
+    const option = options?.find((o) => o.id === "model");
+    if (option?.type !== "select") throw new Error("no model option");
+    const values = option.options.flatMap((c) => ("value" in c ? [c.value] : []));
+    const air = (option._meta as { jetbrains?: { air?: unknown } } | undefined)?.jetbrains?.air;
+    return { current: option.currentValue, values, air };
+  };
+  /** The model option as the client last heard it. */
+  const lastPushed = (harness: Awaited<ReturnType<typeof connect>>) => {
+    const pushed = harness.updates
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === "config_option_update");
+    const last = pushed.at(-1);
+    return last?.sessionUpdate === "config_option_update" ? last.configOptions : undefined;
+  };
+
+  it("the model option names the model Claude Code's default runs, marked recommended, in place of a Default entry; a pick of another keeps the mark", async () => {
+    const harness = await connect(declaring(["recommendedValue"]), MODELS);
+    const { sessionId } = await harness.newStartedSession(harness.cwd);
+    expect(modelOption(lastPushed(harness))).toEqual({
+      current: "opus",
+      values: ["opus", "sonnet"],
+      air: { version: 1, recommendedValue: "opus" },
+    });
+    const { configOptions } = await harness.agent.request(methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "model",
+      value: "sonnet",
+    });
+    expect(modelOption(configOptions)).toMatchObject({
+      current: "sonnet",
+      air: { recommendedValue: "opus" },
+    });
+    expect(harness.claude.started.at(-1)!.models).toContain("sonnet");
+  });
+
+  it("a default that runs no listed model keeps its Default entry, unmarked; AIR without the capability and Zed keep it too", async () => {
+    const unlisted = await connect(declaring(["recommendedValue"]), [
+      model("default", "claude-opus-5-5"),
+      model("sonnet", "claude-sonnet-5-5"),
+    ]);
+    await unlisted.newStartedSession(unlisted.cwd);
+    expect(modelOption(lastPushed(unlisted))).toEqual({
+      current: "default",
+      values: ["default", "sonnet"],
+      air: undefined,
+    });
+    for (const capabilities of [declaring([]), ZED.clientCapabilities!]) {
+      const harness = await connect(capabilities, MODELS);
+      await harness.newStartedSession(harness.cwd);
+      expect(modelOption(lastPushed(harness))).toMatchObject({
+        current: "default",
+        values: ["default", "opus", "sonnet"],
+        air: undefined,
+      });
+    }
   });
 });
