@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
-import { redact } from "../util/secrets.js";
-import { cleanMultiline, cleanSingleLine } from "../util/text.js";
+import { cleanMultiline } from "../util/text.js";
 import { ShownToolCalls } from "./shown-tool-call.js";
+import { shownNotice, type Notice } from "./notices.js";
 import { shownCompaction, type Compaction } from "./compaction.js";
 import { readsAsyncTasks, type AirTaskUpdate } from "./air/async-tasks.js";
 import { childSessionsForm, isAirClient } from "./air/extension.js";
+import { airCommands, type SkillFiles } from "./air/skills.js";
 import { airGoalMeta, type GoalState } from "./air/goal.js";
 import { airConfigOptions } from "./air/modes.js";
 import { sessionFailureMeta } from "./air/session-failure.js";
@@ -20,7 +20,6 @@ import type {
   ContentBlock,
   CreateElicitationResponse,
   ElicitationSchema,
-  NoticeSeverity,
   PlanEntry,
   RequestPermissionRequest,
   RequestPermissionResponse,
@@ -32,16 +31,6 @@ import type {
   UsageUpdate,
 } from "@agentclientprotocol/sdk";
 
-/** Something the user should see apart from Claude's reply (`sendNotice`). */
-export interface Notice {
-  /** What it is, for clients that style it (`_meta.claudeCode.kind`). */
-  kind: string;
-  severity: NoticeSeverity;
-  /** Stands alone: one line. */
-  title: string;
-  description?: string;
-}
-
 /** `_meta` of an update, e.g. `{claudeCode: {parentToolUseId}}` for subagent traffic. */
 type Meta = Record<string, unknown>;
 
@@ -50,6 +39,8 @@ type Meta = Record<string, unknown>;
  * renderer builds `{sessionId, update: {sessionUpdate: ...}}` by hand. Sends are
  * awaited by the turn that owns them: a lost update is an error, not a log line.
  */
+export type { Notice };
+
 export class SessionClient {
   private closed = false;
   /** Compactions already shown as tool calls: later reports update them. */
@@ -166,32 +157,10 @@ export class SessionClient {
     return this.update({ sessionUpdate: "plan", entries, ...(meta ? { _meta: meta } : {}) });
   }
 
-  /**
-   * Something the user should see apart from Claude's reply: a `notice` for clients that
-   * declare `session.notices`, otherwise an agent message of its own marked
-   * `_meta.claudeCode.kind` (and `severity`) so a client can style it apart.
-   */
+  /** Something the user should see apart from Claude's reply (notices.ts). */
   async sendNotice(notice: Notice): Promise<void> {
-    // A notice may quote Claude Code or a gateway: no secret the agent holds is shown.
-    const title = redact(cleanSingleLine(notice.title));
-    const description = notice.description ? redact(cleanMultiline(notice.description)) : "";
-    if (!title) return;
-    const meta = { claudeCode: { kind: notice.kind, severity: notice.severity } };
-    if (this.capabilities.session?.notices) {
-      await this.update({
-        sessionUpdate: "notice",
-        severity: notice.severity,
-        title,
-        ...(description ? { description } : {}),
-        _meta: meta,
-      });
-      return;
-    }
-    await this.sendAgentContent(
-      { type: "text", text: description ? `${title}\n${description}\n` : `${title}\n` },
-      `notice-${randomUUID()}`,
-      meta,
-    );
+    const update = shownNotice(notice, this.capabilities);
+    if (update) await this.update(update);
   }
 
   /**
@@ -232,7 +201,10 @@ export class SessionClient {
     return this.update({ sessionUpdate: "usage_update", ...usage });
   }
 
-  updateAvailableCommands(availableCommands: AvailableCommand[]): Promise<void> {
+  /** The commands; `skills`: which are skills, and their files, as far as known (AIR shows them). */
+  updateAvailableCommands(commands: AvailableCommand[], skills?: SkillFiles): Promise<void> {
+    if (skills) this.toolCalls.skills = skills;
+    const availableCommands = airCommands(commands, skills, this.capabilities);
     return this.update({ sessionUpdate: "available_commands_update", availableCommands });
   }
 
@@ -294,6 +266,11 @@ export class SessionClient {
   /** The page of a URL elicitation was visited to the end (`elicitation/complete`). */
   completeElicitation(elicitationId: string): Promise<void> {
     return this.client.completeElicitation({ elicitationId });
+  }
+
+  /** The client shows skills apart from other commands, with their files (AIR). */
+  get showsSkills(): boolean {
+    return isAirClient(this.capabilities);
   }
 
   /** The client sends users to pages (clientCapabilities.elicitation.url). */

@@ -8,6 +8,7 @@ import {
   planFileShown,
   toolNameOf,
 } from "./air/tool-calls.js";
+import type { SkillFiles } from "./air/skills.js";
 
 /**
  * A tool call as the client is shown it: the raw input and output with every string cleaned,
@@ -29,12 +30,14 @@ export function shownToolCall<T extends ToolCallUpdate>(fields: T): T {
 export class ShownToolCalls {
   /** The ExitPlanMode calls shown with their plan file (AIR's `planFile`). */
   private readonly planFiles = new Set<string>();
+  /** The session's skills as Claude Code last reported them (AIR's `skill` key names the file). */
+  skills: SkillFiles | undefined;
 
   constructor(private readonly capabilities: { _meta?: unknown }) {}
 
   /** A tool call or update; `first`: its announcement. */
   shown<T extends ToolCallUpdate>(fields: T, first = false): T {
-    const shown = airToolCall(shownToolCall(fields), this.capabilities, first);
+    const shown = airToolCall(shownToolCall(fields), this.capabilities, first, this.skills);
     if (planFileShown(shown, this.capabilities)) this.planFiles.add(shown.toolCallId);
     return shown;
   }

@@ -57,6 +57,11 @@ export interface ClaudeQuery {
   probe(): Promise<void>;
   /** The skills Claude Code offers, read again from disk (one added meanwhile is there). */
   reloadSkills(): Promise<SlashCommand[]>;
+  /**
+   * The skills Claude Code loads, each with its file when it has one (a bundled skill has
+   * none), from its context report (`detail: "summary"`: no token-count request is made).
+   */
+  skillFiles(): Promise<Array<{ name: string; path?: string }>>;
   /** Every MCP server Claude Code knows (the client's and the user's own), with its state. */
   mcpServerStatus(): Promise<McpServerStatus[]>;
   /** Reconnects one MCP server; rejects with Claude Code's reason when it fails. */

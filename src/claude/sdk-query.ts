@@ -170,6 +170,13 @@ export function wrapQuery(
       await (await sdk()).mcpServerStatus();
     },
     reloadSkills: async () => (await (await sdk()).reloadSkills()).skills,
+    skillFiles: async () => {
+      const usage = await (await sdk()).getContextUsage({ detail: "summary" });
+      return (usage.skills?.skillFrontmatter ?? []).map(({ name, path }) => ({
+        name,
+        ...(path !== undefined ? { path } : {}),
+      }));
+    },
     mcpServerStatus: async () => (await sdk()).mcpServerStatus(),
     reconnectMcpServer: async (name) => (await sdk()).reconnectMcpServer(name),
     toggleMcpServer: async (name, enabled) => (await sdk()).toggleMcpServer(name, enabled),

@@ -300,6 +300,7 @@ function withColdFallback(claimed: ClaudeQuery, cold: () => ClaudeQuery): Claude
     setThinking: async (budget, display) => (await decided).setThinking(budget, display),
     probe: async () => (await decided).probe(),
     reloadSkills: async () => (await decided).reloadSkills(),
+    skillFiles: async () => (await decided).skillFiles(),
     mcpServerStatus: async () => (await decided).mcpServerStatus(),
     reconnectMcpServer: async (name) => (await decided).reconnectMcpServer(name),
     toggleMcpServer: async (name, enabled) => (await decided).toggleMcpServer(name, enabled),

@@ -106,6 +106,7 @@ export class Session {
     const lifecycle = lifecycleParts({
       ...links,
       opened: options,
+      offerCommands: (commands) => stream.commands.offer(commands),
       providerModels: () => this.providerModels,
       turns: () => this.turns,
       rename: (sessionId) => {

@@ -9,6 +9,7 @@ import type { ToolCall, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { isRecord } from "../../util/records.js";
 import { cleanSingleLine } from "../../util/text.js";
 import { AIR_CAPABILITIES, airDeclares, isAirClient, withAirMeta } from "./extension.js";
+import { skillKey, type SkillFiles } from "./skills.js";
 
 type Capabilities = { _meta?: unknown };
 
@@ -34,7 +35,11 @@ function mcpTool(name: string): { server: string; tool: string } | undefined {
 }
 
 /** The AIR keys a tool call of `name` with this input carries. */
-function toolKeys(name: string, input: unknown): Array<[string, unknown]> {
+function toolKeys(
+  name: string,
+  input: unknown,
+  skills: SkillFiles | undefined,
+): Array<[string, unknown]> {
   const fields = isRecord(input) ? input : {};
   const keys: Array<[string, unknown]> = [];
   if (name === "Bash" || name === "PowerShell") {
@@ -43,7 +48,7 @@ function toolKeys(name: string, input: unknown): Array<[string, unknown]> {
   }
   if (name === "Agent" || name === "Task") keys.push(["subagent", true]);
   const skill = name === "Skill" ? text(fields.skill) : undefined;
-  if (skill) keys.push(["skill", { name: skill }]);
+  if (skill) keys.push(["skill", skillKey(skill, skills)]);
   const mcp = mcpTool(name);
   if (mcp) keys.push(["mcp", mcp]);
   return keys;
@@ -72,12 +77,13 @@ export function airToolCall<T extends ToolCallUpdate>(
   fields: T,
   capabilities: Capabilities,
   first: boolean,
+  skills?: SkillFiles,
 ): T {
   const name = toolNameOf(fields);
   if (!name || !isAirClient(capabilities)) return fields;
   let meta: Record<string, unknown> | undefined = isRecord(fields._meta) ? fields._meta : undefined;
   if (fields.rawInput !== undefined) {
-    for (const [key, value] of toolKeys(name, fields.rawInput))
+    for (const [key, value] of toolKeys(name, fields.rawInput, skills))
       meta = withAirMeta(meta, key, value);
   }
   if (first && mcpTool(name)) meta = { ...meta, is_mcp_tool_call: true };

@@ -4,7 +4,7 @@
 // waiting for it, or else to the next one.
 import type { SessionClient } from "../../acp/session-client.js";
 import type { ClaudeInitialization, ClaudeQuery } from "../../claude/query.js";
-import type { ModelInfo, PermissionMode } from "../../claude/types.js";
+import type { ModelInfo, PermissionMode, SlashCommand } from "../../claude/types.js";
 import { ClaudeProcessExitedError } from "../../errors.js";
 import { log } from "../../logger.js";
 import { withTimeout } from "../../util/timeout.js";
@@ -14,7 +14,6 @@ import { initialConfiguration } from "../configuration/initial-state.js";
 import type { KnownModels } from "../configuration/model-cache.js";
 import type { AdapterSettings } from "../configuration/settings.js";
 import type { SessionMcp } from "../../mcp/session-mcp.js";
-import { availableCommands } from "../stream/commands.js";
 import { ignoredOptionsNotice, startFailedNotice } from "../stream/notices.js";
 import type { TitleWatcher } from "../stream/titles.js";
 import type { TurnQueue } from "../turns/turn-queue.js";
@@ -43,6 +42,8 @@ export interface SessionStartupHost {
   /** Claude Code started: an idle session's process may now be closed. */
   idle(): void;
   send(update: () => Promise<void>): Promise<void>;
+  /** Offers the client Claude Code's commands (command-list.ts). */
+  offerCommands(commands: readonly SlashCommand[]): Promise<void>;
 }
 
 export class SessionStartup {
@@ -117,7 +118,7 @@ export class SessionStartup {
     await this.watch?.decided;
     if (!this.initialization || this.host.closed()) return;
     if (resume) void parts.titles.afterOpen();
-    await client.updateAvailableCommands(availableCommands(this.initialization.commands));
+    await this.host.offerCommands(this.initialization.commands);
     void parts.mcp.reportStartFailures().catch((error: unknown) => log.warn("MCP status", error));
   }
 
@@ -126,9 +127,7 @@ export class SessionStartup {
     try {
       const { commands } = await query.initialization();
       if (this.host.closed() || this.host.process.current !== query) return;
-      await this.host.send(() =>
-        this.host.client.updateAvailableCommands(availableCommands(commands)),
-      );
+      await this.host.send(() => this.host.offerCommands(commands));
     } catch (error) {
       log.debug(`session ${this.host.id()}: no commands to announce`, error);
     }

@@ -12,6 +12,7 @@ import { StreamProgress } from "./stream-progress.js";
 import { PromptSuggestions } from "./prompt-suggestions.js";
 import { promptSuggestionUpdate, wantsPromptSuggestions } from "../../acp/prompt-suggestions.js";
 import { SystemMessages } from "./system-messages.js";
+import { CommandList } from "./command-list.js";
 import { claudeTitlesItself, TitleWatcher } from "./titles.js";
 import type { ToolCallTracker } from "./tool-calls.js";
 import { UsageCommand } from "./usage-command.js";
@@ -53,8 +54,11 @@ export function streamParts(host: StreamHost) {
     if (update) await host.send(() => client.updateUsage(rateLimits.withState(update)));
   };
   const stream = new StreamTranslator(client, tools, { cwd }, terminals);
+  /** The slash commands offered, with the skills Claude Code reports (command-list.ts). */
+  const commands = new CommandList(host);
   const systemMessages = new SystemMessages({
     client,
+    offerCommands: (list) => commands.offer(list),
     configuration: () => host.configuration(),
     capabilitiesReported: (capabilities) => host.capabilitiesReported(capabilities),
     mcpServersReported: (servers) => host.mcpServersReported(servers),
@@ -84,6 +88,7 @@ export function streamParts(host: StreamHost) {
     usageCommand,
     sendUsage,
     stream,
+    commands,
     systemMessages,
     titles,
     progress,

@@ -1,15 +1,16 @@
 import type { SessionClient } from "../../acp/session-client.js";
 import { COMMAND_TASK } from "../background/claude-tasks.js";
-import { availableCommands } from "./commands.js";
 import { CompactionWatcher } from "./compaction.js";
 import type { SessionConfiguration } from "../configuration/configuration.js";
-import type { SystemMessage } from "../../claude/types.js";
+import type { SlashCommand, SystemMessage } from "../../claude/types.js";
 import { noticeOf } from "./notices.js";
 import type { ForegroundTask, TaskEnd } from "../background/terminals.js";
 
 export interface SystemMessageHost {
   readonly client: SessionClient;
   configuration(): SessionConfiguration;
+  /** Claude Code's commands changed: the client is offered them (command-list.ts). */
+  offerCommands(commands: readonly SlashCommand[]): Promise<void>;
   /** Claude Code's capability list, from each `init`. */
   capabilitiesReported(capabilities: readonly string[]): void;
   /** The MCP servers' states, from each `init` (failures are reported once, see src/mcp). */
@@ -66,9 +67,7 @@ export class SystemMessages {
         }
         return;
       case "commands_changed":
-        await this.host.send(() =>
-          client.updateAvailableCommands(availableCommands(message.commands)),
-        );
+        await this.host.send(() => this.host.offerCommands(message.commands));
         return;
       default: {
         const notice = noticeOf(message);

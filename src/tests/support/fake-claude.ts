@@ -39,9 +39,10 @@ export class FakeClaudeQuery implements ClaudeQuery {
 
   constructor(
     readonly options: ClaudeQueryOptions,
-    private readonly init: ClaudeInitialization,
+    private readonly init: FakeInitialization,
   ) {
     this.sessionId = Promise.resolve(options.resume ?? options.sessionId ?? "fake-session-id");
+    this.skillFileList = init.skillFiles ?? [];
   }
 
   readonly messages: AsyncIterable<SDKMessage> = {
@@ -139,6 +140,13 @@ export class FakeClaudeQuery implements ClaudeQuery {
 
   reloadSkills(): Promise<SlashCommand[]> {
     return Promise.resolve(this.skills);
+  }
+
+  /** What skillFiles() answers. */
+  skillFileList: Array<{ name: string; path?: string }>;
+
+  skillFiles(): Promise<Array<{ name: string; path?: string }>> {
+    return Promise.resolve(this.skillFileList);
   }
 
   /** What mcpServerStatus() answers; the control calls made, in order. */
@@ -246,8 +254,13 @@ export class FakeClaudeQuery implements ClaudeQuery {
   }
 }
 
+/** What a fake process reports at its start; `skillFiles`: its skill report (skillFiles()). */
+type FakeInitialization = ClaudeInitialization & {
+  skillFiles?: Array<{ name: string; path?: string }>;
+};
+
 /** A StartClaudeQuery that records every fake process it starts. */
-export function fakeClaude(init: Partial<ClaudeInitialization> = {}): {
+export function fakeClaude(init: Partial<FakeInitialization> = {}): {
   startQuery: StartClaudeQuery;
   started: FakeClaudeQuery[];
   nextStart(): Promise<FakeClaudeQuery>;
@@ -271,7 +284,7 @@ export function fakeClaude(init: Partial<ClaudeInitialization> = {}): {
  * A fake Claude Code whose every process starts only when the test resolves its start (or
  * fails when the test rejects it): `starts[i]` is the i-th process's.
  */
-export function fakeClaudeStartedByTest(init: Partial<ClaudeInitialization> = {}) {
+export function fakeClaudeStartedByTest(init: Partial<FakeInitialization> = {}) {
   const claude = fakeClaude(init);
   const starts: Array<Deferred<ClaudeInitialization>> = [];
   const startQuery: StartClaudeQuery = (options) => {

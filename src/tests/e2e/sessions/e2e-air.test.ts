@@ -1,12 +1,13 @@
 // End-to-end with JetBrains AIR's handshake (issue 52): the agent answers AIR's extension in
 // initialize, a real session/load ends its replay with AIR's loadReplayEnd update, the custom
-// instructions of session/new reach the model after Claude Code's own prompt, and the session
+// instructions of session/new reach the model after Claude Code's own prompt, a skill is
+// marked with the file Claude Code reads it from, and the session
 // index's list subscription hears what another agent process and its Claude Code do in the
 // folder, from Claude Code's own files, and a failure (a turn the API failed, a Claude Code that
 // cannot start) comes as AIR's typed report, with actions that do what they say.
 import { existsSync, realpathSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { getSessionInfo } from "@anthropic-ai/claude-agent-sdk";
 import {
   methods,
@@ -47,10 +48,20 @@ it("AIR's initialize is answered with the extension, and a session/load's replay
   expect(end).toBeGreaterThan(last);
 });
 
-it("AIR's custom instructions on session/new reach the model after Claude Code's own system prompt", async () => {
+it("AIR's custom instructions on session/new reach the model after Claude Code's own system prompt; a user's skill is marked a skill with its file", async () => {
   const e2e = await startE2E({ clientCapabilities: AIR.clientCapabilities });
+  const skill = join(e2e.configDir, "skills", "greet", "SKILL.md");
+  await mkdir(dirname(skill), { recursive: true });
+  await writeFile(skill, "---\nname: greet\ndescription: Greets the user\n---\nSay hello.\n");
   const { sessionId } = await e2e.newSession({
     _meta: { jetbrains: { air: { customInstructions: "Answer in French, always." } } },
+  });
+  // Claude Code's own report of its skills names the file (read after the first list).
+  const listed = await e2e.updates.waitFor(sessionId, "available_commands_update", (u) =>
+    u.availableCommands.some((c) => c.name === "greet" && c._meta),
+  );
+  expect(listed.availableCommands.find((c) => c.name === "greet")?._meta).toEqual({
+    jetbrains: { air: { version: 1, kind: "skill", skillPath: realpathSync(skill) } },
   });
   await e2e.prompt(sessionId, "Hi.");
   const system = systemText(e2e.api.lastMainRequest()!);

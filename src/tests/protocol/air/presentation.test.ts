@@ -1,7 +1,8 @@
 // What AIR reads beside ACP's own fields (issue 52), for an AIR client alone: the kind of each
 // permission mode (on the modes a session offers and on its mode option's choices, in the
-// responses and in config_option_update), the model option's recommended value, and the mark
-// of a question form's free-text answers.
+// responses and in config_option_update), the model option's recommended value, the marks of
+// skills (on the command list, and a Skill call's file), and the mark of a question form's
+// free-text answers.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,10 +12,11 @@ import {
   type InitializeRequest,
   type SessionConfigOption,
 } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { AIR, ZED } from "../../support/client-handshakes.js";
 import type { ModelInfo } from "../../../claude/types.js";
-import { fakeClaude } from "../../support/fake-claude.js";
+import { fakeClaude, FakeClaudeQuery, result, toolUse } from "../../support/fake-claude.js";
+import { settle } from "../../support/settle.js";
 import { connectInProcess } from "../../support/in-process.js";
 import { LIBRARY_QUESTION } from "../../support/questions.js";
 
@@ -29,8 +31,12 @@ const withForms = (handshake: InitializeRequest): ClientCapabilities => ({
   elicitation: { form: {} },
 });
 
-async function connect(clientCapabilities: ClientCapabilities, models: ModelInfo[] = []) {
-  const claude = fakeClaude({ models });
+async function connect(
+  clientCapabilities: ClientCapabilities,
+  models: ModelInfo[] = [],
+  init: Parameters<typeof fakeClaude>[0] = {},
+) {
+  const claude = fakeClaude({ models, ...init });
   const harness = await connectInProcess({
     startQuery: claude.startQuery,
     clientCapabilities,
@@ -207,5 +213,73 @@ describe("AIR's recommendedValue", () => {
         air: undefined,
       });
     }
+  });
+});
+
+describe("AIR's marks of skills", () => {
+  const command = (name: string) => ({ name, description: name, argumentHint: "" });
+  const SKILLS = {
+    commands: [command("greet"), command("simplify"), command("deploy"), command("compact")],
+    skillFiles: [
+      { name: "greet", path: "/project/.claude/skills/greet/SKILL.md" },
+      { name: "simplify" },
+      { name: "deploy", path: "/project/.claude/commands/deploy.md" },
+    ],
+  };
+  const airOf = (item: { _meta?: unknown } | undefined) =>
+    (item?._meta as { jetbrains?: { air?: unknown } } | undefined)?.jetbrains?.air;
+  /** The commands of the last list the client heard, each with its AIR mark. */
+  const lastList = (harness: Awaited<ReturnType<typeof connect>>) => {
+    const lists = harness.updates
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === "available_commands_update");
+    const last = lists.at(-1);
+    if (last?.sessionUpdate !== "available_commands_update") return {};
+    return Object.fromEntries(last.availableCommands.map((c) => [c.name, airOf(c)]));
+  };
+
+  it("a skill command is marked a skill, with its SKILL.md when it has one; a prompt file or a built-in command is not", async () => {
+    const harness = await connect(AIR.clientCapabilities!, [], SKILLS);
+    await harness.newStartedSession(harness.cwd);
+    await vi.waitFor(() => expect(lastList(harness).greet).toBeDefined());
+    expect(lastList(harness)).toMatchObject({
+      greet: { version: 1, kind: "skill", skillPath: "/project/.claude/skills/greet/SKILL.md" },
+      simplify: { version: 1, kind: "skill" },
+      deploy: undefined,
+      compact: undefined,
+    });
+    expect(lastList(harness).simplify).not.toHaveProperty("skillPath");
+  });
+
+  it("a Skill tool call's skill key names its file", async () => {
+    const harness = await connect(AIR.clientCapabilities!, [], SKILLS);
+    const sessionId = await harness.newSession(harness.cwd);
+    await vi.waitFor(() => expect(lastList(harness).greet).toBeDefined());
+    const query = harness.claude.started.at(-1)!;
+    const prompt = harness.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Greet." }],
+    });
+    await query.waitForSent(1);
+    query.emit(toolUse("toolu_s", "Skill", { skill: "greet" }));
+    query.emit(result());
+    await prompt;
+    const call = harness.updates
+      .map((n) => n.update)
+      .find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "toolu_s");
+    expect(airOf(call)).toMatchObject({
+      skill: { name: "greet", path: "/project/.claude/skills/greet/SKILL.md" },
+    });
+  });
+
+  it("Zed's command list carries no mark, and Claude Code is not asked for its skills", async () => {
+    const asked = vi.spyOn(FakeClaudeQuery.prototype, "skillFiles");
+    cleanup.push(() => asked.mockRestore());
+    const harness = await connect(ZED.clientCapabilities!, [], SKILLS);
+    await harness.newStartedSession(harness.cwd);
+    await settle();
+    expect(lastList(harness)).toHaveProperty("greet");
+    expect(asked).not.toHaveBeenCalled();
+    expect(JSON.stringify(harness.updates)).not.toContain("jetbrains");
   });
 });
