@@ -1,8 +1,16 @@
+import { randomUUID } from "node:crypto";
+import { redact } from "../util/secrets.js";
 import { cleanMultiline } from "../util/text.js";
 import { ShownToolCalls } from "./shown-tool-call.js";
 import { shownNotice, type Notice } from "./notices.js";
 import { shownCompaction, type Compaction } from "./compaction.js";
-import { readsAsyncTasks, type AirTaskUpdate } from "./air/async-tasks.js";
+import {
+  asyncTaskState,
+  AUTONOMOUS_TURN_PREFIX,
+  autonomousTurnSpawned,
+  readsAsyncTasks,
+  type AirTaskUpdate,
+} from "./air/async-tasks.js";
 import { childSessionsForm, isAirClient } from "./air/extension.js";
 import { airCommands, type SkillFiles } from "./air/skills.js";
 import { airGoalMeta, type GoalState } from "./air/goal.js";
@@ -49,6 +57,8 @@ export class SessionClient {
   children: SessionChildren | undefined;
   /** How its tool calls are shown (shown-tool-call.ts). */
   private readonly toolCalls: ShownToolCalls;
+  /** AIR's task of the turn Claude Code runs on its own, while it runs. */
+  private ownTurnTask: string | undefined;
 
   constructor(
     /** Where the messages go: the connection, through its protocol's adapter. */
@@ -187,14 +197,26 @@ export class SessionClient {
     await this.sendToolCall({ toolCallId: compaction.id, kind: "think", ...shown.call });
   }
 
-  /** Claude Code started a turn of its own: a v2 client hears the session running. */
+  /**
+   * Claude Code started a turn of its own: a v2 client hears the session running, AIR a task
+   * (air/async-tasks.ts).
+   */
   async ownTurnStarted(): Promise<void> {
     if (!this.closed) await this.client.ownTurnStarted?.(this.sessionId);
+    if (this.ownTurnTask || !readsAsyncTasks(this.capabilities)) return;
+    this.ownTurnTask = `${AUTONOMOUS_TURN_PREFIX}${randomUUID()}`;
+    await this.updateTask(autonomousTurnSpawned(this.ownTurnTask));
   }
 
-  /** Claude Code's own turn ended: a v2 client hears the session idle, and why. */
+  /** Claude Code's own turn ended: a v2 client hears the session idle, and why; AIR its task end. */
   async ownTurnEnded(end: TurnEnd): Promise<void> {
     if (!this.closed) await this.client.ownTurnEnded?.(this.sessionId, end);
+    const task = this.ownTurnTask;
+    if (!task) return;
+    this.ownTurnTask = undefined;
+    // Claude Code's or a gateway's words: no secret the agent holds is shown.
+    const failure = "error" in end ? redact(end.error.message) : undefined;
+    await this.updateTask(asyncTaskState(task, failure ? "failed" : "completed", failure));
   }
 
   updateUsage(usage: UsageUpdate): Promise<void> {

@@ -9,6 +9,7 @@ import {
   toolNameOf,
 } from "./air/tool-calls.js";
 import type { SkillFiles } from "./air/skills.js";
+import { BackgroundedCommands } from "./air/async-tasks.js";
 
 /**
  * A tool call as the client is shown it: the raw input and output with every string cleaned,
@@ -32,12 +33,18 @@ export class ShownToolCalls {
   private readonly planFiles = new Set<string>();
   /** The session's skills as Claude Code last reported them (AIR's `skill` key names the file). */
   skills: SkillFiles | undefined;
+  /** AIR's mark of a command that went on in the background. */
+  private readonly backgrounded: BackgroundedCommands;
 
-  constructor(private readonly capabilities: { _meta?: unknown }) {}
+  constructor(private readonly capabilities: { _meta?: unknown }) {
+    this.backgrounded = new BackgroundedCommands(capabilities);
+  }
 
   /** A tool call or update; `first`: its announcement. */
   shown<T extends ToolCallUpdate>(fields: T, first = false): T {
-    const shown = airToolCall(shownToolCall(fields), this.capabilities, first, this.skills);
+    const shown = this.backgrounded.mark(
+      airToolCall(shownToolCall(fields), this.capabilities, first, this.skills),
+    );
     if (planFileShown(shown, this.capabilities)) this.planFiles.add(shown.toolCallId);
     return shown;
   }

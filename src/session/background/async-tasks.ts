@@ -1,9 +1,14 @@
 // Claude Code's background tasks as a client that reads them hears of them (JetBrains AIR's
 // asyncTasks, acp/air/async-tasks.ts): a command moved to the background, a workflow, a monitor.
-// Each is announced once, in the session of the thread that started it, and its state follows
-// as Claude Code reports it; a subagent is a child session, never a task.
-import type { BackgroundTask, TaskState } from "../../acp/air/async-tasks.js";
-import { asyncTaskSpawned, asyncTaskState } from "../../acp/air/async-tasks.js";
+// Each is announced once, in the session of the thread that started it, and its progress and
+// state follow as Claude Code reports them; a subagent is a child session, never a task.
+import type { BackgroundTask, TaskProgress, TaskState } from "../../acp/air/async-tasks.js";
+import {
+  asyncTaskProgress,
+  asyncTaskSpawned,
+  asyncTaskState,
+  shownProgress,
+} from "../../acp/air/async-tasks.js";
 import type { SessionClient } from "../../acp/session-client.js";
 import type { SystemMessage } from "../../claude/types.js";
 import { STOPPABLE_TOOLS } from "../../tools/index.js";
@@ -11,8 +16,9 @@ import type { ToolCallTracker } from "../stream/tool-calls.js";
 
 type TaskMessage = Extract<
   SystemMessage,
-  { subtype: "task_started" | "task_updated" | "task_notification" }
+  { subtype: "task_started" | "task_updated" | "task_progress" | "task_notification" }
 >;
+type Progress = Extract<SystemMessage, { subtype: "task_progress" }>;
 type Started = Extract<SystemMessage, { subtype: "task_started" }>;
 
 export interface AsyncTaskHost {
@@ -39,6 +45,8 @@ interface Tracked {
   thread: string | null;
   announced: boolean;
   ended: boolean;
+  /** The progress last sent: the next report sends only what changed. */
+  progress: TaskProgress;
 }
 
 export class AsyncTaskReports {
@@ -56,8 +64,11 @@ export class AsyncTaskReports {
       if (message.patch.is_backgrounded) await this.announce(tracked);
       const state = message.patch.status && STATES[message.patch.status];
       if (state) await this.state(tracked, state, message.patch.error);
+    } else if (message.subtype === "task_progress") {
+      await this.progressed(tracked, message);
     } else {
-      await this.state(tracked, STATES[message.status] ?? "completed", message.summary);
+      const { status, summary, output_file } = message;
+      await this.state(tracked, STATES[status] ?? "completed", summary, output_file);
     }
     // A task that ended is forgotten: nothing of it follows.
     if (tracked.ended || message.subtype === "task_notification")
@@ -82,6 +93,7 @@ export class AsyncTaskReports {
       thread: call?.parentToolUseId ?? null,
       announced: false,
       ended: false,
+      progress: {},
     };
     this.tasks.set(message.task_id, tracked);
     // A command is a task of the turn until it goes on in the background.
@@ -97,17 +109,52 @@ export class AsyncTaskReports {
     await this.host.send(() => client.updateTask(asyncTaskSpawned(tracked.task)));
   }
 
-  private async state(tracked: Tracked, state: TaskState, summary?: string): Promise<void> {
+  private async state(
+    tracked: Tracked,
+    state: TaskState,
+    summary?: string,
+    outputFile?: string,
+  ): Promise<void> {
     if (tracked.ended) return;
     tracked.ended = FINAL.has(state);
     if (!tracked.announced) return;
     const client = this.host.client.forThread(tracked.thread);
-    await this.host.send(() => client.updateTask(asyncTaskState(tracked.task.id, state, summary)));
+    const update = asyncTaskState(tracked.task.id, state, summary, outputFile);
+    await this.host.send(() => client.updateTask(update));
+  }
+
+  /** Claude Code's beat of a running task: what changed since the last one is sent. */
+  private async progressed(tracked: Tracked, message: Progress): Promise<void> {
+    if (tracked.ended || !tracked.announced) return;
+    const { usage } = message;
+    const numbers = usage && [usage.total_tokens, usage.tool_uses, usage.duration_ms];
+    const now = shownProgress({
+      description: message.description,
+      ...(message.summary !== undefined ? { summary: message.summary } : {}),
+      ...(message.last_tool_name !== undefined ? { lastToolName: message.last_tool_name } : {}),
+      // Only a whole count is shown.
+      ...(numbers?.every((n) => typeof n === "number")
+        ? {
+            usage: {
+              totalTokens: usage.total_tokens,
+              toolUses: usage.tool_uses,
+              durationMs: usage.duration_ms,
+            },
+          }
+        : {}),
+    });
+    const update = asyncTaskProgress(tracked.task.id, tracked.progress, now);
+    tracked.progress = { ...tracked.progress, ...now };
+    if (!update) return;
+    const client = this.host.client.forThread(tracked.thread);
+    await this.host.send(() => client.updateTask(update));
   }
 }
 
 function isTaskMessage(message: SystemMessage): message is TaskMessage {
-  return ["task_started", "task_updated", "task_notification"].includes(message.subtype);
+  return ["task_started", "task_updated", "task_progress", "task_notification"].includes(
+    message.subtype,
+  );
 }
 
 /** AIR's kind of a task. */

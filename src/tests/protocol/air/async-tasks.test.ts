@@ -1,12 +1,21 @@
 // AIR's asyncTasks (issue 52): for a client that declared it, a command moved to the background
 // (or any task Claude Code runs apart from a subagent) is announced with async_task_spawned,
-// under the id of the tool call that started it, and its state follows as Claude Code reports it;
+// under the id of the tool call that started it, its progress (what changed) and state follow as
+// Claude Code reports them, and the command's call is marked as gone on in the background;
 // `_session/async_task/stop` stops it as its tool call is stopped. Zed hears none of it.
 import { methods, type InitializeRequest } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { ACPX, AIR, ZED } from "../../support/client-handshakes.js";
-import { result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
+import {
+  ownTurnResult,
+  result,
+  sdkMessage,
+  streamedText,
+  toolResult,
+  toolUse,
+} from "../../support/fake-claude.js";
 import { subagentClient } from "../../support/subagent-client.js";
+import { BackgroundedCommands } from "../../../acp/air/async-tasks.js";
 
 const AIR_TASKS: InitializeRequest = {
   ...AIR,
@@ -26,15 +35,25 @@ const inBackground = () =>
     description: "npm run dev",
     is_backgrounded: true,
   });
-const notified = (status: string, summary: string) =>
+const notified = (status: string, summary: string, output_file = "") =>
   sdkMessage({
     type: "system",
     subtype: "task_notification",
     task_id: "task-7",
     tool_use_id: "toolu_s",
     status,
-    output_file: "",
+    output_file,
     summary,
+  });
+const progressed = (fields: Record<string, unknown>) =>
+  sdkMessage({
+    type: "system",
+    subtype: "task_progress",
+    task_id: "task-7",
+    tool_use_id: "toolu_s",
+    description: "npm run dev",
+    usage: { total_tokens: 0, tool_uses: 0, duration_ms: 1000 },
+    ...fields,
   });
 const updated = (patch: Record<string, unknown>) =>
   sdkMessage({ type: "system", subtype: "task_updated", task_id: "task-7", patch });
@@ -126,6 +145,101 @@ describe("AIR's asyncTasks", () => {
     await expect(
       agent.request("_session/async_task/stop", { sessionId, asyncTaskId: " " }),
     ).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("a task's progress sends only what changed, a beat with nothing new sends nothing, and its end names its output file", async () => {
+    const { query, seen } = await commandTurn(AIR_TASKS, inBackground());
+    const usage = (ms: number) => ({ total_tokens: 10, tool_uses: 1, duration_ms: ms });
+    query.emit(
+      progressed({ usage: usage(1000), last_tool_name: "Bash" }),
+      progressed({ usage: usage(1000), last_tool_name: "Bash" }),
+      progressed({
+        usage: usage(2000),
+        last_tool_name: "Bash",
+        summary: "Listening\u001b[0m on 3000",
+      }),
+      notified("completed", "Done.", "/config/tasks/task-7.output"),
+    );
+    await expect.poll(() => tasks(seen()).length).toBe(4);
+    expect(tasks(seen()).slice(1)).toEqual([
+      {
+        sessionUpdate: "async_task_progress",
+        asyncTaskId: "toolu_s",
+        description: "npm run dev",
+        lastToolName: "Bash",
+        usage: { totalTokens: 10, toolUses: 1, durationMs: 1000 },
+      },
+      {
+        sessionUpdate: "async_task_progress",
+        asyncTaskId: "toolu_s",
+        summary: "Listening on 3000",
+        usage: { totalTokens: 10, toolUses: 1, durationMs: 2000 },
+      },
+      {
+        sessionUpdate: "async_task_state_update",
+        asyncTaskId: "toolu_s",
+        state: "completed",
+        summary: "Done.",
+        outputFilePath: "/config/tasks/task-7.output",
+      },
+    ]);
+  });
+
+  it("the command's completed call is marked as gone on in the background; Zed, and AIR without asyncTasks, see no mark", async () => {
+    const marked = (updates: Array<{ update: unknown }>, id: string) =>
+      updates
+        .map((n) => n.update as { sessionUpdate: string; toolCallId?: string; status?: string })
+        .find((u) => u.toolCallId === id && u.status === "completed") as
+        { _meta?: { jetbrains?: { air?: { asyncTasks?: unknown } } } } | undefined;
+    const { seen } = await commandTurn(AIR_TASKS, inBackground());
+    expect(marked(seen(), "toolu_s")?._meta?.jetbrains?.air?.asyncTasks).toEqual({
+      backgrounded: true,
+    });
+    for (const handshake of [ZED, AIR]) {
+      const other = await commandTurn(handshake, inBackground());
+      expect(marked(other.seen(), "toolu_s")?._meta?.jetbrains?.air?.asyncTasks).toBeUndefined();
+    }
+  });
+
+  it("a command that ran in the turn, or failed, is not marked; one whose result names its task is", () => {
+    const commands = new BackgroundedCommands(AIR_TASKS.clientCapabilities!);
+    const meta = { claudeCode: { toolName: "Bash" } };
+    const call = (id: string, fields: Record<string, unknown>) =>
+      commands.mark({ toolCallId: id, _meta: meta, ...fields }) as { _meta?: unknown };
+    const mark = { jetbrains: { air: { version: 1, asyncTasks: { backgrounded: true } } } };
+    call("ran", { rawInput: { command: "ls" } });
+    expect(call("ran", { status: "completed", rawOutput: { stdout: "" } })._meta).toEqual(meta);
+    call("failed", { rawInput: { command: "x", run_in_background: true } });
+    expect(call("failed", { status: "failed" })._meta).toEqual(meta);
+    const named = call("moved", { status: "completed", rawOutput: { backgroundTaskId: "b1" } });
+    expect(named._meta).toEqual({ ...meta, ...mark });
+  });
+
+  it("a turn Claude Code starts itself is a task while it runs, shown in the panel and not the transcript; Zed hears none", async () => {
+    const { query, seen } = await commandTurn(AIR_TASKS);
+    query.emit(...streamedText("own", "The server is up."), ownTurnResult());
+    await expect.poll(() => tasks(seen()).length).toBe(2);
+    const [spawned, ended] = tasks(seen()) as unknown as Array<{ asyncTaskId: string }>;
+    expect(spawned).toEqual({
+      sessionUpdate: "async_task_spawned",
+      asyncTaskId: expect.stringMatching(/^autonomous-turn-[0-9a-f-]{36}$/) as unknown,
+      name: "Claude is working",
+      taskType: "turn",
+      description: "Claude Code started a turn without a prompt.",
+      showInTranscript: false,
+      canStop: false,
+    });
+    expect(ended).toEqual({
+      sessionUpdate: "async_task_state_update",
+      asyncTaskId: spawned!.asyncTaskId,
+      state: "completed",
+    });
+    const zed = await commandTurn(ZED);
+    zed.query.emit(...streamedText("own", "The server is up."), ownTurnResult());
+    await expect
+      .poll(() => zed.seen().some((n) => JSON.stringify(n).includes("server is up")))
+      .toBe(true);
+    expect(tasks(zed.seen())).toEqual([]);
   });
 
   it("Zed, and AIR without asyncTasks, hear no task and cannot call the stop method", async () => {
