@@ -158,7 +158,10 @@ export class SessionClient {
   }
 
   async updateToolCall(update: ToolCallUpdate): Promise<void> {
-    await this.update({ sessionUpdate: "tool_call_update", ...this.toolCalls.shown(update) });
+    const shown = this.toolCalls.updated(update);
+    // A patch to make waits; any other update goes at once, in the order it was sent.
+    const fields = shown instanceof Promise ? await shown : shown;
+    await this.update({ sessionUpdate: "tool_call_update", ...fields });
     const after = this.toolCalls.after(update);
     if (after) await this.update({ sessionUpdate: "tool_call", ...after });
   }

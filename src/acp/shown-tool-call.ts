@@ -1,6 +1,6 @@
 import type { RequestPermissionRequest, ToolCall, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { cleanJson, isCleanPath } from "../util/text.js";
-import { airPatchContent } from "./air/diff-patch.js";
+import { airPatchContent, airResultPatch } from "./air/diff-patch.js";
 import {
   airPermissionMeta,
   airToolCall,
@@ -64,6 +64,16 @@ export class ShownToolCalls {
     const patch = await airPatchContent(tool, toolCall.rawInput, this.capabilities, folders);
     const shown = this.shown(patch ? { ...toolCall, content: patch } : toolCall);
     return { ...params, toolCall: shown, ...(meta ? { _meta: meta } : {}) };
+  }
+
+  /**
+   * An update as shown, a file edit's completed call as AIR's patch of what Claude Code did.
+   * Any other update is shown without waiting (a promise only where a patch is made).
+   */
+  updated<T extends ToolCallUpdate>(fields: T): T | Promise<T> {
+    const patch = airResultPatch(fields, toolNameOf(fields), this.capabilities);
+    if (!patch) return this.shown(fields);
+    return patch.then((content) => this.shown(content ? { ...fields, content } : fields));
   }
 
   /** What follows an update: after an approved plan shown as its file, the call that clears it. */

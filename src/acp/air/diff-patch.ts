@@ -1,12 +1,14 @@
 // AIR's patch view of a file edit (`diffPatch`, advertised; used once declared), as AIR and the
 // published adapter speak it: an Edit or Write's permission request shows the change as one git
 // patch of the whole file (in a diff item's `_meta.jetbrains.air.diffPatch`), computed with
-// jsdiff from the file as it is and the edit the tool would make. Where no exact patch can be
+// jsdiff from the file as it is and the edit the tool would make; its completed call shows the
+// change Claude Code made, from the hunks of its own result. Where no exact patch can be
 // made (a file too big, binary, with a CR or a control character, an edit that does not match
 // exactly once, a file outside the session's folders), the request keeps the diff it has.
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import type { ToolCallContent, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { z } from "zod";
 import { canonicalPath, isInside } from "../../util/paths.js";
 import { isRecord } from "../../util/records.js";
 import { cleanMultiline, isCleanPath } from "../../util/text.js";
@@ -52,6 +54,9 @@ function afterEdit(
   return count === 1 ? before.replace(from, () => to) : undefined;
 }
 
+/** A path as a git patch names it: `/` for `\\`, no leading `/`. */
+const gitName = (path: string) => path.replace(/\\/g, "/").replace(/^\//, "");
+
 /**
  * The git patch of `before` (null: no file yet) becoming `after`, or undefined. jsdiff loads
  * the first time (only an AIR client that declared `diffPatch` gets here).
@@ -63,7 +68,7 @@ export async function gitPatch(
 ): Promise<string | undefined> {
   if (!shownAsIs(after)) return undefined;
   const { formatPatch, structuredPatch } = await import("diff");
-  const name = path.replace(/\\/g, "/").replace(/^\//, "");
+  const name = gitName(path);
   const patch = structuredPatch(
     `a/${name}`,
     `b/${name}`,
@@ -80,6 +85,85 @@ export async function gitPatch(
   const created =
     before === null ? { isCreate: true, newMode: "100644", oldFileName: "/dev/null" } : {};
   return formatPatch({ ...patch, isGit: true, ...created });
+}
+
+/** The patch item of a diff's content. */
+function patchItem(path: string, text: string): ToolCallContent[] {
+  const patch = { version: 1, format: "git_patch", text };
+  return [
+    {
+      type: "diff",
+      path,
+      oldText: null,
+      newText: "",
+      _meta: withAirMeta(undefined, AIR_CAPABILITIES.diffPatch, patch),
+    },
+  ];
+}
+
+/** What an Edit or Write's result says it did, as Claude Code's structured result has it. */
+const editResult = z.looseObject({
+  filePath: z.string(),
+  type: z.enum(["create", "update"]).optional(),
+  content: z.string().optional(),
+  structuredPatch: z
+    .array(
+      z.looseObject({
+        oldStart: z.number(),
+        oldLines: z.number(),
+        newStart: z.number(),
+        newLines: z.number(),
+        lines: z.array(z.string()),
+      }),
+    )
+    .optional(),
+});
+
+/**
+ * The content of an Edit or Write's completed call for a client that declared `diffPatch`:
+ * the change Claude Code made, from its own result (no file is read), as one git patch; or
+ * undefined to keep the call's own diffs. Undefined at once for any other update, so those
+ * are sent without waiting.
+ */
+export function airResultPatch(
+  update: ToolCallUpdate,
+  tool: string | undefined,
+  capabilities: { _meta?: unknown },
+): Promise<ToolCallContent[] | undefined> | undefined {
+  if (tool !== "Edit" && tool !== "Write") return undefined;
+  if (update.status !== "completed") return undefined;
+  if (!airDeclares(capabilities, AIR_CAPABILITIES.diffPatch)) return undefined;
+  const parsed = editResult.safeParse(update.rawOutput);
+  if (!parsed.success) return undefined;
+  const { filePath: path, type, content, structuredPatch: hunks } = parsed.data;
+  // The path is only the patch's label here, as in the call's own diffs: as Claude Code has it.
+  if (!path || !isCleanPath(path)) return undefined;
+  if (type === "create" && content !== undefined) {
+    return gitPatch(path, null, content).then((text) =>
+      text === undefined ? undefined : patchItem(path, text),
+    );
+  }
+  const lineShown = (line: string) => shownAsIs(line) && !line.includes("\n");
+  if (!hunks?.length || !hunks.every((hunk) => hunk.lines.every(lineShown))) return undefined;
+  return hunksPatch(path, hunks);
+}
+
+/** The git patch of Claude Code's hunks of a file. */
+async function hunksPatch(
+  path: string,
+  hunks: z.infer<typeof editResult>["structuredPatch"] & object,
+): Promise<ToolCallContent[]> {
+  const { formatPatch } = await import("diff");
+  const name = gitName(path);
+  const text = formatPatch({
+    oldFileName: `a/${name}`,
+    newFileName: `b/${name}`,
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks,
+    isGit: true,
+  });
+  return patchItem(path, text);
 }
 
 /**
@@ -106,15 +190,5 @@ export async function airPatchContent(
   if (before === undefined) return undefined;
   const after = afterEdit(tool, input, before);
   const text = after === undefined ? undefined : await gitPatch(path, before, after);
-  if (text === undefined) return undefined;
-  const patch = { version: 1, format: "git_patch", text };
-  return [
-    {
-      type: "diff",
-      path,
-      oldText: null,
-      newText: "",
-      _meta: withAirMeta(undefined, AIR_CAPABILITIES.diffPatch, patch),
-    },
-  ];
+  return text === undefined ? undefined : patchItem(path, text);
 }

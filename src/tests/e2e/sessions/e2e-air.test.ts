@@ -226,13 +226,15 @@ it("AIR's sessionFailure: a Claude Code that cannot start is reported before any
   expect(failureOf(retried._meta)).toBeUndefined();
 });
 
-it("AIR's agentFileChangeReport: the file Claude Code wrote in the turn is reported from its own checkpoints, before the prompt's answer", async () => {
+it("AIR's agentFileChangeReport: the file Claude Code wrote in the turn is reported from its own checkpoints, before the prompt's answer; with diffPatch, its write is shown as a git patch of what Claude Code did", async () => {
   const allow = (request: RequestPermissionRequest) =>
     request.options.find((o) => o.kind === "allow_once")!.optionId;
   const e2e = await startE2E({
     clientCapabilities: {
       ...AIR.clientCapabilities,
-      _meta: { jetbrains: { air: { version: 1, capabilities: ["agentFileChangeReport"] } } },
+      _meta: {
+        jetbrains: { air: { version: 1, capabilities: ["agentFileChangeReport", "diffPatch"] } },
+      },
     },
     permission: { answer: "select", optionId: allow },
     scenario: [
@@ -275,6 +277,16 @@ it("AIR's agentFileChangeReport: the file Claude Code wrote in the turn is repor
       truncated: false,
     },
   ]);
+  const completed = before.find(
+    (u) =>
+      u.sessionUpdate === "tool_call_update" &&
+      u.toolCallId === "toolu_air_write" &&
+      u.status === "completed",
+  );
+  const patch = JSON.stringify(completed && "content" in completed ? completed.content : null);
+  expect(patch).toContain('"format":"git_patch"');
+  expect(patch).toContain("new file mode 100644");
+  expect(patch).toContain("+Written.");
 });
 
 it("AIR's goal: `_session/goal set` gives the real Claude Code its /goal, whose stop check asks the model about that objective; AIR hears the goal, and `clear` clears it", async () => {

@@ -302,6 +302,63 @@ describe("AIR's diffPatch", () => {
     expect(patchOf(write)).toContain("+hello\n");
   });
 
+  it("an edit's completed call shows what Claude Code did as one git patch, from its own result; a created file as a created file", async () => {
+    const { query, cwd, updates, end } = await turn(AIR_PATCH);
+    const file = join(cwd, "a.txt");
+    query.emit(toolUse("toolu_e", "Edit", { file_path: file, old_string: "b", new_string: "B" }));
+    query.emit(
+      toolResult("toolu_e", "The file has been updated.", {
+        structured: {
+          filePath: file,
+          type: "update",
+          structuredPatch: [
+            { oldStart: 1, oldLines: 3, newStart: 1, newLines: 3, lines: [" a", "-b", "+B", " c"] },
+          ],
+        },
+      }),
+    );
+    const created = join(cwd, "new.txt");
+    query.emit(toolUse("toolu_w", "Write", { file_path: created, content: "hi\n" }));
+    query.emit(
+      toolResult("toolu_w", "File created.", {
+        structured: { filePath: created, type: "create", content: "hi\n", structuredPatch: [] },
+      }),
+    );
+    await end();
+    const completed = (id: string) =>
+      calls(updates).find((u) => u.toolCallId === id && u.status === "completed")!;
+    const name = file.replace(/^\//, "");
+    expect(completed("toolu_e").content).toMatchObject([
+      { type: "diff", path: file, oldText: null, newText: "" },
+    ]);
+    expect(patchOf(completed("toolu_e").content)).toBe(
+      `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n`,
+    );
+    expect(patchOf(completed("toolu_w").content)).toContain(
+      "new file mode 100644\n--- /dev/null\n",
+    );
+  });
+
+  it("a completed edit whose lines hold a control character keeps its own diffs; Zed's keeps them too", async () => {
+    for (const handshake of [AIR_PATCH, ZED]) {
+      const { query, cwd, updates, end } = await turn(handshake);
+      const file = join(cwd, "a.txt");
+      const patch = (lines: string[]) => ({
+        structured: {
+          filePath: file,
+          type: "update",
+          structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines }],
+        },
+      });
+      query.emit(toolUse("toolu_e", "Edit", { file_path: file, old_string: "b", new_string: "B" }));
+      query.emit(toolResult("toolu_e", "Updated.", patch(["-b\u001b[2J", "+B"])));
+      await end();
+      const done = calls(updates).find((u) => u.status === "completed")!;
+      expect(patchOf(done.content)).toBeUndefined();
+      expect(done.content?.[0]).toMatchObject({ type: "diff", path: file });
+    }
+  });
+
   it("a file outside the session's folders, or a link in them to one outside, is not read: its request keeps its own diff", async () => {
     const { query, cwd, permissionRequests, end } = await turn(AIR_PATCH);
     const outside = mkdtempSync(join(tmpdir(), "acp-air-outside-"));
