@@ -1,16 +1,8 @@
-import { randomUUID } from "node:crypto";
-import { redact } from "../util/secrets.js";
 import { cleanMultiline } from "../util/text.js";
 import { ShownToolCalls } from "./shown-tool-call.js";
 import { shownNotice, type Notice } from "./notices.js";
 import { shownCompaction, type Compaction } from "./compaction.js";
-import {
-  asyncTaskState,
-  AUTONOMOUS_TURN_PREFIX,
-  autonomousTurnSpawned,
-  readsAsyncTasks,
-  type AirTaskUpdate,
-} from "./air/async-tasks.js";
+import { OwnTurnTask, readsAsyncTasks, type AirTaskUpdate } from "./air/async-tasks.js";
 import { childSessionsForm, isAirClient } from "./air/extension.js";
 import { airCommands, type SkillFiles } from "./air/skills.js";
 import { airGoalMeta, type GoalState } from "./air/goal.js";
@@ -42,13 +34,13 @@ import type {
 /** `_meta` of an update, e.g. `{claudeCode: {parentToolUseId}}` for subagent traffic. */
 type Meta = Record<string, unknown>;
 
+export type { Notice };
+
 /**
  * Everything a session says to its ACP client, as intention-named senders, so no
  * renderer builds `{sessionId, update: {sessionUpdate: ...}}` by hand. Sends are
  * awaited by the turn that owns them: a lost update is an error, not a log line.
  */
-export type { Notice };
-
 export class SessionClient {
   private closed = false;
   /** Compactions already shown as tool calls: later reports update them. */
@@ -57,8 +49,10 @@ export class SessionClient {
   children: SessionChildren | undefined;
   /** How its tool calls are shown (shown-tool-call.ts). */
   private readonly toolCalls: ShownToolCalls;
-  /** AIR's task of the turn Claude Code runs on its own, while it runs. */
-  private ownTurnTask: string | undefined;
+  /** AIR's task of the turn Claude Code runs on its own (air/async-tasks.ts). */
+  private readonly ownTurnTask: OwnTurnTask;
+  /** Whether a child session began for a thread: the root session's children know. */
+  hasChild: (thread: string) => boolean = (thread) => this.children?.has(thread) ?? false;
 
   constructor(
     /** Where the messages go: the connection, through its protocol's adapter. */
@@ -68,7 +62,8 @@ export class SessionClient {
     /** Set on a child session's client: its sends wait for the child's announcement. */
     private readonly route?: ChildRoute,
   ) {
-    this.toolCalls = new ShownToolCalls(capabilities);
+    this.toolCalls = new ShownToolCalls(capabilities, (thread) => this.hasChild(thread));
+    this.ownTurnTask = new OwnTurnTask(capabilities);
   }
 
   /**
@@ -153,17 +148,15 @@ export class SessionClient {
     });
   }
 
-  sendToolCall(toolCall: ToolCall): Promise<void> {
-    return this.update({ sessionUpdate: "tool_call", ...this.toolCalls.shown(toolCall, true) });
+  async sendToolCall(toolCall: ToolCall): Promise<void> {
+    for (const message of this.toolCalls.announced(toolCall)) await this.update(message);
   }
 
   async updateToolCall(update: ToolCallUpdate): Promise<void> {
     const shown = this.toolCalls.updated(update);
     // A patch to make waits; any other update goes at once, in the order it was sent.
-    const fields = shown instanceof Promise ? await shown : shown;
-    await this.update({ sessionUpdate: "tool_call_update", ...fields });
-    const after = this.toolCalls.after(update);
-    if (after) await this.update({ sessionUpdate: "tool_call", ...after });
+    for (const message of shown instanceof Promise ? await shown : shown)
+      await this.update(message);
   }
 
   updatePlan(entries: PlanEntry[], meta?: Meta): Promise<void> {
@@ -206,20 +199,15 @@ export class SessionClient {
    */
   async ownTurnStarted(): Promise<void> {
     if (!this.closed) await this.client.ownTurnStarted?.(this.sessionId);
-    if (this.ownTurnTask || !readsAsyncTasks(this.capabilities)) return;
-    this.ownTurnTask = `${AUTONOMOUS_TURN_PREFIX}${randomUUID()}`;
-    await this.updateTask(autonomousTurnSpawned(this.ownTurnTask));
+    const task = this.ownTurnTask.started();
+    if (task) await this.updateTask(task);
   }
 
   /** Claude Code's own turn ended: a v2 client hears the session idle, and why; AIR its task end. */
   async ownTurnEnded(end: TurnEnd): Promise<void> {
     if (!this.closed) await this.client.ownTurnEnded?.(this.sessionId, end);
-    const task = this.ownTurnTask;
-    if (!task) return;
-    this.ownTurnTask = undefined;
-    // Claude Code's or a gateway's words: no secret the agent holds is shown.
-    const failure = "error" in end ? redact(end.error.message) : undefined;
-    await this.updateTask(asyncTaskState(task, failure ? "failed" : "completed", failure));
+    const task = this.ownTurnTask.ended("error" in end ? end.error : undefined);
+    if (task) await this.updateTask(task);
   }
 
   updateUsage(usage: UsageUpdate): Promise<void> {
@@ -313,7 +301,8 @@ export class SessionClient {
     signal: AbortSignal,
     folders: readonly string[] = [],
   ): Promise<RequestPermissionResponse> {
-    const shown = await this.toolCalls.permission(params, folders);
+    const { before, request: shown } = await this.toolCalls.permission(params, folders);
+    for (const message of before) await this.update(message);
     const request = { sessionId: this.sessionId, ...shown };
     return this.asking(() =>
       this.client.requestPermission(request, {
@@ -338,7 +327,11 @@ export function sessionClient(
   if (form) {
     client.children = new ChildSessions(
       client,
-      (childId, route) => new SessionClient(context, childId, capabilities, route),
+      (childId, route) => {
+        const child = new SessionClient(context, childId, capabilities, route);
+        child.hasChild = client.hasChild;
+        return child;
+      },
       form,
     );
   }

@@ -10,6 +10,8 @@ import {
 } from "./air/tool-calls.js";
 import type { SkillFiles } from "./air/skills.js";
 import { BackgroundedCommands } from "./air/async-tasks.js";
+import { HiddenAgentCalls, ordinaryCall } from "./air/agent-calls.js";
+import { childSessionsForm } from "./air/extension.js";
 
 /**
  * A tool call as the client is shown it: the raw input and output with every string cleaned,
@@ -24,9 +26,15 @@ export function shownToolCall<T extends ToolCallUpdate>(fields: T): T {
   return shown;
 }
 
+/** A tool call's announcement or update, as a session update. */
+export type ToolCallMessage =
+  | ({ sessionUpdate: "tool_call" } & ToolCall)
+  | ({ sessionUpdate: "tool_call_update" } & ToolCallUpdate);
+
 /**
  * How one session's tool calls are shown to its client: cleaned, and in the shape of the
- * client's extension (AIR's keys and plan file, air/tool-calls.ts).
+ * client's extension (AIR's keys, plan file, patches and hidden subagent launches, air/). Each
+ * method says what to send, in order: nothing, one message, or more.
  */
 export class ShownToolCalls {
   /** The ExitPlanMode calls shown with their plan file (AIR's `planFile`). */
@@ -35,9 +43,17 @@ export class ShownToolCalls {
   skills: SkillFiles | undefined;
   /** AIR's mark of a command that went on in the background. */
   private readonly backgrounded: BackgroundedCommands;
+  /** Subagent launches, not shown where a child session shows the work (air/agent-calls.ts). */
+  private readonly launches: HiddenAgentCalls;
 
-  constructor(private readonly capabilities: { _meta?: unknown }) {
+  constructor(
+    private readonly capabilities: { _meta?: unknown },
+    /** Whether a child session began for a thread (the root session's children know). */
+    hasChild: (thread: string) => boolean,
+  ) {
     this.backgrounded = new BackgroundedCommands(capabilities);
+    const hides = childSessionsForm(capabilities) === "air";
+    this.launches = new HiddenAgentCalls(hides, hasChild);
   }
 
   /** A tool call or update; `first`: its announcement. */
@@ -49,36 +65,57 @@ export class ShownToolCalls {
     return shown;
   }
 
+  /** A call's announcement: none while it is a launch held back. */
+  announced(toolCall: ToolCall): ToolCallMessage[] {
+    if (this.launches.hold(toolCall)) return [];
+    return [{ sessionUpdate: "tool_call", ...this.shown(toolCall, true) }];
+  }
+
+  /**
+   * An update: a file edit's completed call as AIR's patch of what Claude Code did, and after
+   * an approved plan shown as its file, the call that clears it. Any other update is shown
+   * without waiting (a promise only where a patch is made).
+   */
+  updated(update: ToolCallUpdate): ToolCallMessage[] | Promise<ToolCallMessage[]> {
+    const launch = this.launches.update(update);
+    if ("announce" in launch) {
+      return [{ sessionUpdate: "tool_call", ...ordinaryCall(this.shown(launch.announce, true)) }];
+    }
+    if (!launch.send) return [];
+    const patch = airResultPatch(update, toolNameOf(update), this.capabilities);
+    if (!patch) return this.withAfter(this.shown(update));
+    return patch.then((content) =>
+      this.withAfter(this.shown(content ? { ...update, content } : update)),
+    );
+  }
+
+  private withAfter(update: ToolCallUpdate): ToolCallMessage[] {
+    const messages: ToolCallMessage[] = [{ sessionUpdate: "tool_call_update", ...update }];
+    if (update.status === "completed" && this.planFiles.delete(update.toolCallId)) {
+      messages.push({ sessionUpdate: "tool_call", ...planFileCleared(update.toolCallId) });
+    }
+    return messages;
+  }
+
   /**
    * A permission request's tool call and `_meta`, as shown (a file edit as AIR's patch, made
-   * only of a file inside `folders`, the session's).
+   * only of a file inside `folders`, the session's), and what to send before it: a launch held
+   * back is shown before it is asked about.
    */
   async permission<P extends Omit<RequestPermissionRequest, "sessionId">>(
     params: P,
     folders: readonly string[],
-  ): Promise<P> {
+  ): Promise<{ before: ToolCallMessage[]; request: P }> {
+    const launch = this.launches.release(params.toolCall.toolCallId);
+    const before: ToolCallMessage[] = launch
+      ? [{ sessionUpdate: "tool_call", ...this.shown(launch, true) }]
+      : [];
     const meta = airPermissionMeta(params._meta ?? undefined, this.capabilities);
     const { toolCall } = params;
     // From the input Claude Code runs, not the copy cleaned for showing: it must match the file.
     const tool = toolNameOf(toolCall);
     const patch = await airPatchContent(tool, toolCall.rawInput, this.capabilities, folders);
     const shown = this.shown(patch ? { ...toolCall, content: patch } : toolCall);
-    return { ...params, toolCall: shown, ...(meta ? { _meta: meta } : {}) };
-  }
-
-  /**
-   * An update as shown, a file edit's completed call as AIR's patch of what Claude Code did.
-   * Any other update is shown without waiting (a promise only where a patch is made).
-   */
-  updated<T extends ToolCallUpdate>(fields: T): T | Promise<T> {
-    const patch = airResultPatch(fields, toolNameOf(fields), this.capabilities);
-    if (!patch) return this.shown(fields);
-    return patch.then((content) => this.shown(content ? { ...fields, content } : fields));
-  }
-
-  /** What follows an update: after an approved plan shown as its file, the call that clears it. */
-  after(update: ToolCallUpdate): ToolCall | undefined {
-    if (update.status !== "completed" || !this.planFiles.delete(update.toolCallId)) return;
-    return planFileCleared(update.toolCallId);
+    return { before, request: { ...params, toolCall: shown, ...(meta ? { _meta: meta } : {}) } };
   }
 }

@@ -5,11 +5,13 @@
 // turn Claude Code starts itself is a task of its own while it runs.
 // Subagents are child sessions, never tasks. A task's id here is the tool call that started it,
 // so `_session/async_task/stop` stops it as that call is stopped.
+import { randomUUID } from "node:crypto";
 import { isAbsolute } from "node:path";
 import type { ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { AIR_CAPABILITIES, airDeclares, withAirMeta } from "./extension.js";
 import { toolNameOf } from "./tool-calls.js";
 import { isRecord } from "../../util/records.js";
+import { redact } from "../../util/secrets.js";
 import { cleanMultiline, cleanSingleLine, isCleanPath } from "../../util/text.js";
 
 export const AIR_ASYNC_TASK_STOP_METHOD = "_session/async_task/stop";
@@ -122,20 +124,41 @@ export function asyncTaskProgress(
 export const AUTONOMOUS_TURN_PREFIX = "autonomous-turn-";
 
 /**
- * The announcement of a turn Claude Code started itself (a background task's result, a
- * wake-up): shown in AIR's task panel, not its transcript, where the turn's own messages go.
- * It cannot be stopped from the panel: nothing here interrupts a turn no prompt started.
+ * The task of a turn Claude Code started itself (a background task's result, a wake-up), for
+ * a client that reads tasks: shown in AIR's task panel, not its transcript, where the turn's
+ * own messages go. It cannot be stopped from the panel: nothing here interrupts a turn no
+ * prompt started.
  */
-export function autonomousTurnSpawned(id: string): AirTaskUpdate {
-  return {
-    sessionUpdate: "async_task_spawned",
-    asyncTaskId: id,
-    name: "Claude is working",
-    taskType: "turn",
-    description: "Claude Code started a turn without a prompt.",
-    showInTranscript: false,
-    canStop: false,
-  };
+export class OwnTurnTask {
+  /** The running turn's task id. */
+  private id: string | undefined;
+
+  constructor(private readonly capabilities: { _meta?: unknown }) {}
+
+  /** The turn started: its announcement, or nothing (one runs already, or no task is read). */
+  started(): AirTaskUpdate | undefined {
+    if (this.id || !readsAsyncTasks(this.capabilities)) return undefined;
+    this.id = `${AUTONOMOUS_TURN_PREFIX}${randomUUID()}`;
+    return {
+      sessionUpdate: "async_task_spawned",
+      asyncTaskId: this.id,
+      name: "Claude is working",
+      taskType: "turn",
+      description: "Claude Code started a turn without a prompt.",
+      showInTranscript: false,
+      canStop: false,
+    };
+  }
+
+  /** The turn ended (`failure`: how it failed): its task's end, if it was announced. */
+  ended(failure: Error | undefined): AirTaskUpdate | undefined {
+    const { id } = this;
+    if (!id) return undefined;
+    this.id = undefined;
+    // Claude Code's or a gateway's words: no secret the agent holds is shown.
+    const reason = failure && redact(failure.message);
+    return asyncTaskState(id, failure ? "failed" : "completed", reason);
+  }
 }
 
 /** The command tools whose call can go on in the background. */
