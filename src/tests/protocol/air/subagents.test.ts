@@ -42,6 +42,18 @@ const seen = (events: SeenEvent[]): Array<{ sessionId: string; update: Update }>
       : { sessionId: e.request.sessionId, update: { sessionUpdate: "permission" } },
   );
 
+/** The one end AIR hears of a child that completed, on its parent. */
+const completedOn = (sessionId: string, child: string) => [
+  {
+    sessionId,
+    update: {
+      sessionUpdate: "subagent_state_update",
+      subagentSessionId: child,
+      state: "completed",
+    },
+  },
+];
+
 describe("AIR's nativeSubagentSessions", () => {
   it("is advertised to AIR with backgroundSubagents", () => {
     const advertised = (
@@ -77,16 +89,9 @@ describe("AIR's nativeSubagentSessions", () => {
       expect.arrayContaining(["tool_call", "permission", "agent_message_chunk"]),
     );
     expect(shown.at(-1)).toBeDefined();
-    expect(shown.filter((s) => s.update.sessionUpdate === "subagent_state_update")).toEqual([
-      {
-        sessionId,
-        update: {
-          sessionUpdate: "subagent_state_update",
-          subagentSessionId: child,
-          state: "completed",
-        },
-      },
-    ]);
+    expect(shown.filter((s) => s.update.sessionUpdate === "subagent_state_update")).toEqual(
+      completedOn(sessionId, child),
+    );
     expect(JSON.stringify(shown)).not.toMatch(/subagent_update"|session_message/);
   });
 
@@ -282,16 +287,9 @@ describe("AIR's subagents on session/load", () => {
     expect(lines).toContain("child tool_call");
     expect(lines.indexOf("parent subagent_spawned")).toBeLessThan(lines.indexOf("child tool_call"));
     expect(lines.filter((l) => l.startsWith("child")).at(-1)).toBe("child agent_message_chunk");
-    expect(shown.filter((s) => s.update.sessionUpdate === "subagent_state_update")).toEqual([
-      {
-        sessionId,
-        update: {
-          sessionUpdate: "subagent_state_update",
-          subagentSessionId: child,
-          state: "completed",
-        },
-      },
-    ]);
+    expect(shown.filter((s) => s.update.sessionUpdate === "subagent_state_update")).toEqual(
+      completedOn(sessionId, child),
+    );
     expect(lines.at(-1)).toBe("parent agent_message_chunk");
     expect(shown.filter((s) => s.update.toolCallId === AGENT_CALL)).toEqual([]);
     expect(JSON.stringify(shown)).not.toMatch(/subagent_update"|session_message/);
