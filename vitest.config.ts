@@ -13,6 +13,9 @@ export default defineConfig({
     globalSetup: ["src/tests/support/temp-root.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for an event; on a machine the other workers load, one second (the
+    // default) is not always enough for one to come.
+    expect: { poll: { timeout: 10_000 } },
     // End-to-end files each spawn real Claude Code processes. Between their bursts of CPU a
     // worker waits on them and on the scripted API: one worker more than there are cores keeps
     // the cores busy (on CI's two, 1.80 cores in use on average with two workers, 1.95 with three).

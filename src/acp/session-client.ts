@@ -203,6 +203,11 @@ export class SessionClient {
     if (task) await this.updateTask(task);
   }
 
+  /** AIR's stop of the task of Claude Code's own turn: `interrupt` runs if `taskId` is that task. */
+  stopOwnTurnTask(taskId: string, interrupt: () => boolean): boolean {
+    return this.ownTurnTask.stop(taskId, interrupt);
+  }
+
   /** Claude Code's own turn ended: a v2 client hears the session idle, and why; AIR its task end. */
   async ownTurnEnded(end: TurnEnd): Promise<void> {
     if (!this.closed) await this.client.ownTurnEnded?.(this.sessionId, end);

@@ -236,6 +236,15 @@ export class AgentCore {
     this.sessions.require(sessionId).stopToolCall(toolCallId);
   }
 
+  /**
+   * The turn Claude Code started itself in the session stops, when `taskId` is the task a
+   * client was shown for it (AIR's) and no prompt runs or waits; false otherwise.
+   */
+  stopOwnTurn(sessionId: string, taskId: string): boolean {
+    const session = this.sessions.find(sessionId);
+    return !!session && session.client.stopOwnTurnTask(taskId, () => session.stopOwnTurn());
+  }
+
   /** `session/cancel`: the session's turn (or trust ask), or the subagent of a child session id. */
   cancel(sessionId: string): void {
     const session = this.sessions.find(sessionId);

@@ -25,14 +25,12 @@ import { idleCompactionHost } from "./turns/idle-compact-turn.js";
 import { enterPrompt, enterSteer, type PromptEntryHost } from "./turns/prompt-entry.js";
 import { endTurn } from "./turns/turn-end.js";
 import type { SessionOptions } from "./options.js";
-import type { TurnStarted } from "./turns/turn-queue.js";
+import type { TurnQueue, TurnStarted } from "./turns/turn-queue.js";
 import { rewindSession, type RewindPlan } from "./turns/rewind-turns.js";
 
 /** Every part of a session, from each room (each room's parts.ts builds its own). */
-type SessionParts = { tools: ToolCallTracker } & BackgroundParts &
-  StreamParts &
-  LifecycleParts &
-  TurnParts;
+type RoomParts = BackgroundParts & StreamParts & LifecycleParts & TurnParts;
+type SessionParts = { tools: ToolCallTracker } & RoomParts;
 
 /**
  * One ACP session: one private Claude Code conversation at a time. Prompts run one at a
@@ -59,12 +57,16 @@ export class Session {
   /** The folder's context was just granted: the next process's commands are announced. */
   private reannounce = false;
   private readonly parts: SessionParts;
+  /** The turn queue, which most of the session's work goes through. */
+  private readonly turns: TurnQueue;
+  readonly client: SessionClient;
   private readonly consumer: ClaudeMessageConsumer;
   /** What a prompt goes through before the queue (prompt-entry.ts). */
   private readonly entry: PromptEntryHost;
 
   constructor(private readonly options: SessionOptions) {
     const { client, cwd } = options;
+    this.client = client;
     this.sessionId = options.id;
     this.cwd = cwd;
     this.folders = [cwd, ...options.additionalDirectories];
@@ -154,6 +156,7 @@ export class Session {
       claudeCapabilities: () => this.claudeCapabilities,
     });
     this.parts = { tools, ...background, ...stream, ...lifecycle, ...turns };
+    this.turns = turns.turns;
     const wired = {
       ...links,
       ...this.parts,
@@ -187,18 +190,9 @@ export class Session {
     );
   }
 
-  /** The turn queue, which most of the session's work goes through. */
-  private get turns() {
-    return this.parts.turns;
-  }
-
   /** The ACP session id: Claude's own id of the conversation. */
   get id(): string {
     return this.sessionId;
-  }
-
-  get client(): SessionClient {
-    return this.options.client;
   }
 
   /** Starts Claude Code without waiting: the answer has what is known, its reports follow. */
@@ -257,6 +251,11 @@ export class Session {
   /** One command or subagent stops; the turn goes on (background/tool-call-stops.ts). */
   stopToolCall(toolCallId: string): void {
     this.parts.tasks.stops.stop(toolCallId, this.parts.process.current);
+  }
+
+  /** Claude Code's own turn stops, while no prompt runs or waits; false when none runs. */
+  stopOwnTurn(): boolean {
+    return this.turns.stopOwnTurn();
   }
 
   /** `session/cancel` on one of this session's child sessions: that subagent stops. */

@@ -126,12 +126,13 @@ export const AUTONOMOUS_TURN_PREFIX = "autonomous-turn-";
 /**
  * The task of a turn Claude Code started itself (a background task's result, a wake-up), for
  * a client that reads tasks: shown in AIR's task panel, not its transcript, where the turn's
- * own messages go. It cannot be stopped from the panel: nothing here interrupts a turn no
- * prompt started.
+ * own messages go. `_session/async_task/stop` interrupts the turn while no prompt runs or waits.
  */
 export class OwnTurnTask {
   /** The running turn's task id. */
   private id: string | undefined;
+  /** The user asked it to stop: its end is `stopped`. */
+  private stopping = false;
 
   constructor(private readonly capabilities: { _meta?: unknown }) {}
 
@@ -139,6 +140,7 @@ export class OwnTurnTask {
   started(): AirTaskUpdate | undefined {
     if (this.id || !readsAsyncTasks(this.capabilities)) return undefined;
     this.id = `${AUTONOMOUS_TURN_PREFIX}${randomUUID()}`;
+    this.stopping = false;
     return {
       sessionUpdate: "async_task_spawned",
       asyncTaskId: this.id,
@@ -146,8 +148,15 @@ export class OwnTurnTask {
       taskType: "turn",
       description: "Claude Code started a turn without a prompt.",
       showInTranscript: false,
-      canStop: false,
+      canStop: true,
     };
+  }
+
+  /** Stops the turn (`interrupt`, false when it cannot) if `id` is its task; its end is then `stopped`. */
+  stop(id: string, interrupt: () => boolean): boolean {
+    if (!this.id || id !== this.id || !interrupt()) return false;
+    this.stopping = true;
+    return true;
   }
 
   /** The turn ended (`failure`: how it failed): its task's end, if it was announced. */
@@ -155,6 +164,7 @@ export class OwnTurnTask {
     const { id } = this;
     if (!id) return undefined;
     this.id = undefined;
+    if (this.stopping) return asyncTaskState(id, "stopped");
     // Claude Code's or a gateway's words: no secret the agent holds is shown.
     const reason = failure && redact(failure.message);
     return asyncTaskState(id, failure ? "failed" : "completed", reason);

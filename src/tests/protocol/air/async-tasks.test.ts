@@ -16,6 +16,7 @@ import {
 } from "../../support/fake-claude.js";
 import { subagentClient } from "../../support/subagent-client.js";
 import { BackgroundedCommands } from "../../../acp/air/async-tasks.js";
+import { settle } from "../../support/settle.js";
 
 const AIR_TASKS: InitializeRequest = {
   ...AIR,
@@ -227,7 +228,7 @@ describe("AIR's asyncTasks", () => {
       taskType: "turn",
       description: "Claude Code started a turn without a prompt.",
       showInTranscript: false,
-      canStop: false,
+      canStop: true,
     });
     expect(ended).toEqual({
       sessionUpdate: "async_task_state_update",
@@ -240,6 +241,47 @@ describe("AIR's asyncTasks", () => {
       .poll(() => zed.seen().some((n) => JSON.stringify(n).includes("server is up")))
       .toBe(true);
     expect(tasks(zed.seen())).toEqual([]);
+  });
+
+  it("_session/async_task/stop on the task of Claude Code's own turn interrupts that turn, which ends stopped; another id stops nothing", async () => {
+    const { agent, query, seen, sessionId } = await commandTurn(AIR_TASKS);
+    query.onInterrupt = () => query.emit(ownTurnResult({ subtype: "error_during_execution" }));
+    query.emit(...streamedText("own", "Working on my own."));
+    await expect.poll(() => tasks(seen()).length).toBe(1);
+    const { asyncTaskId } = tasks(seen())[0] as unknown as { asyncTaskId: string };
+    const stop = (id: string) =>
+      agent.request("_session/async_task/stop", { sessionId, asyncTaskId: id });
+    await expect(stop("autonomous-turn-another")).resolves.toEqual({ stopped: false });
+    expect(query.interrupts).toBe(0);
+    await expect(stop(asyncTaskId)).resolves.toEqual({ stopped: true });
+    expect(query.interrupts).toBe(1);
+    await expect.poll(() => tasks(seen()).length).toBe(2);
+    expect(tasks(seen())[1]).toEqual({
+      sessionUpdate: "async_task_state_update",
+      asyncTaskId,
+      state: "stopped",
+    });
+    await expect(stop(asyncTaskId)).resolves.toEqual({ stopped: false });
+  });
+
+  it("the own turn's task is not stopped while a prompt waits behind it", async () => {
+    const { agent, query, seen, sessionId } = await commandTurn(AIR_TASKS);
+    query.emit(...streamedText("own", "Working on my own."));
+    await expect.poll(() => tasks(seen()).length).toBe(1);
+    const { asyncTaskId } = tasks(seen())[0] as unknown as { asyncTaskId: string };
+    const waiting = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Next." }],
+    });
+    await settle();
+    await expect(
+      agent.request("_session/async_task/stop", { sessionId, asyncTaskId }),
+    ).resolves.toEqual({ stopped: false });
+    expect(query.interrupts).toBe(0);
+    query.emit(ownTurnResult());
+    await query.waitForSent(2);
+    query.emit(result());
+    await waiting;
   });
 
   it("Zed, and AIR without asyncTasks, hear no task and cannot call the stop method", async () => {
