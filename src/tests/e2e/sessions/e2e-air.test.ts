@@ -3,8 +3,9 @@
 // instructions of session/new reach the model after Claude Code's own prompt, a skill is
 // marked with the file Claude Code reads it from, and the session
 // index's list subscription hears what another agent process and its Claude Code do in the
-// folder, from Claude Code's own files, and a failure (a turn the API failed, a Claude Code that
-// cannot start) comes as AIR's typed report, with actions that do what they say.
+// folder, from Claude Code's own files, a failure (a turn the API failed, a Claude Code that
+// cannot start) comes as AIR's typed report, with actions that do what they say, and a turn
+// Claude Code starts itself is a task AIR can stop.
 import { existsSync, realpathSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -18,7 +19,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { AIR_LIST_CHANGES_METHOD } from "../../../acp/air/session-index.js";
 import { afterEach, expect, it } from "vitest";
-import { systemText } from "../../../scripted-api/index.js";
+import { systemText, toolResults, type RecordedRequest } from "../../../scripted-api/index.js";
 import { AIR, ZED } from "../../support/client-handshakes.js";
 import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { answered } from "../../support/e2e-sessions/index.js";
@@ -318,4 +319,74 @@ it("AIR's goal: `_session/goal set` gives the real Claude Code its /goal, whose 
     { objective: "notes exist", status: "active", controlMethod: "_session/goal" },
     null,
   ]);
+});
+
+it("AIR's asyncTasks: a command run in the background completes marked so; the turn the real Claude Code then starts itself is a task; stopping it interrupts that turn, which ends stopped, and the next prompt is answered", async () => {
+  const allow = (request: RequestPermissionRequest) =>
+    request.options.find((o) => o.kind === "allow_once")!.optionId;
+  const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+  const route = (request: RecordedRequest) => {
+    const body = request.body as { messages?: Array<{ role: string; content: unknown }> };
+    const last = JSON.stringify(body.messages?.findLast((m) => m.role === "user")?.content ?? "");
+    // The next prompt's message may carry what the stopped turn left (its notification too).
+    if (last.includes("Next.")) return text("NEXT-REPLY");
+    // Claude Code's own turn: its reply would come long after the stop.
+    if (last.includes("task-notification")) return { ...text("OWN-FOLLOW-UP"), delayMs: 20_000 };
+    if (toolResults(request).length > 0) return text("Started it.");
+    return {
+      content: [
+        {
+          type: "tool_use" as const,
+          name: "Bash",
+          input: { command: "sleep 1", description: "Wait a second", run_in_background: true },
+        },
+      ],
+    };
+  };
+  const e2e = await startE2E({
+    clientCapabilities: {
+      ...AIR.clientCapabilities,
+      _meta: { jetbrains: { air: { version: 1, capabilities: ["asyncTasks"] } } },
+    },
+    permission: { answer: "select", optionId: allow },
+    scenario: Array.from({ length: 6 }, () => route),
+  });
+  const { sessionId } = await e2e.newSession();
+  expect((await e2e.prompt(sessionId, "Start it.")).stopReason).toBe("end_turn");
+  // The command's call completes as gone on in the background: its life is its task's.
+  const command = e2e.transcript
+    .sessionUpdates()
+    .map((n) => n.update)
+    .find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+  expect(command?._meta).toMatchObject({
+    jetbrains: { air: { asyncTasks: { backgrounded: true } } },
+  });
+  type Task = { sessionUpdate: string; asyncTaskId: string; state?: string };
+  const task = (entry: { message?: { method?: string; params?: unknown } }) =>
+    entry.message?.method === "session/update"
+      ? ((entry.message.params as { update: Task }).update as Task | undefined)
+      : undefined;
+  const spawned = await e2e.transcript.waitFor(
+    (e) =>
+      task(e)?.sessionUpdate === "async_task_spawned" &&
+      task(e)!.asyncTaskId.startsWith("autonomous-turn-"),
+    { timeoutMs: 20_000, what: "the task of Claude Code's own turn" },
+  );
+  const { asyncTaskId } = task(spawned)!;
+  const stop = await e2e.rawRequest("_session/async_task/stop", { sessionId, asyncTaskId });
+  expect(stop.result).toEqual({ stopped: true });
+  await e2e.transcript.waitFor(
+    (e) =>
+      task(e)?.sessionUpdate === "async_task_state_update" && task(e)!.asyncTaskId === asyncTaskId,
+    { timeoutMs: 15_000, what: "the end of that task" },
+  );
+  expect(
+    e2e.transcript.sessionUpdates().flatMap((n) => {
+      const update = n.update as unknown as Task;
+      return update.asyncTaskId === asyncTaskId ? [update.state ?? update.sessionUpdate] : [];
+    }),
+  ).toEqual(["async_task_spawned", "stopped"]);
+  expect((await e2e.prompt(sessionId, "Next.")).stopReason).toBe("end_turn");
+  expect(JSON.stringify(e2e.transcript.sessionUpdates())).toContain("NEXT-REPLY");
+  expect(JSON.stringify(e2e.transcript.sessionUpdates())).not.toContain("OWN-FOLLOW-UP");
 });
