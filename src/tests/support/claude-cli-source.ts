@@ -9,11 +9,23 @@ const CHUNK_BYTES = 8 * 1024 * 1024;
 const OVERLAP_BYTES = 64 * 1024;
 
 /**
+ * A pattern, with a text each of its matches holds: a chunk of the binary without that text is
+ * not searched. Most of the binary is machine code, where a pattern that begins with a class
+ * (an identifier) is tried at every letter: the text skips those chunks.
+ */
+export interface CliPattern {
+  regex: RegExp;
+  holds: string;
+}
+
+type Pattern = RegExp | CliPattern;
+
+/**
  * The distinct texts matching each of `patterns` in the binary (each match's first group,
  * else the whole match), read as UTF-8.
  */
 export async function scanClaudeCli(
-  patterns: readonly RegExp[],
+  patterns: readonly Pattern[],
   binary: string = resolveClaudeExecutable(),
 ): Promise<string[][]> {
   const found = await scanClaudeCliAt(patterns, binary);
@@ -28,7 +40,7 @@ export interface CliMatch {
 
 /** Every match of each of `patterns` in the binary, with its place (a match is found once). */
 export async function scanClaudeCliAt(
-  patterns: readonly RegExp[],
+  patterns: readonly Pattern[],
   binary: string = resolveClaudeExecutable(),
 ): Promise<CliMatch[][]> {
   const found = patterns.map(() => new Map<number, string>());
@@ -48,7 +60,9 @@ export async function scanClaudeCliAt(
       // latin1 maps each byte to one character, so a match can be taken back as UTF-8 bytes.
       const text = buffer.toString("latin1", 0, total);
       patterns.forEach((pattern, i) => {
-        for (const match of text.matchAll(new RegExp(pattern.source, "g"))) {
+        const { regex, holds } = pattern instanceof RegExp ? { regex: pattern } : pattern;
+        if (holds !== undefined && !text.includes(holds)) return;
+        for (const match of text.matchAll(new RegExp(regex.source, "g"))) {
           if (match.index >= next) break;
           const end = start + match.index + match[0].length;
           found[i]!.set(end, Buffer.from(match[1] ?? match[0], "latin1").toString("utf8"));

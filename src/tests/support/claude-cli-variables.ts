@@ -2,11 +2,17 @@
 // registry its code declares variables in (export blocks `NAME: () => id` whose ids are
 // defined as typed readers, `id = X.str()`, `X.bool()`...), every `process.env.NAME`, and the
 // lists its trust rules keep. Patterns are anchored on the code's shape, not minified names.
-import { readClaudeCli, scanClaudeCli, scanClaudeCliAt } from "./claude-cli-source.js";
+import { readClaudeCli, scanClaudeCliAt } from "./claude-cli-source.js";
 
-/** An export block: `f(obj,{NAME:()=>id,...})`. */
-const EXPORT_BLOCK =
-  /[A-Za-z0-9_$]+\([A-Za-z0-9_$]+,\{((?:[A-Za-z_][A-Za-z0-9_]*:\(\)=>[A-Za-z0-9_$]+,)*[A-Za-z_][A-Za-z0-9_]*:\(\)=>[A-Za-z0-9_$]+)\}\)/;
+/**
+ * An export block: `f(obj,{NAME:()=>id,...})`. The function's name is looked behind, not
+ * matched: a search then starts at each `(`, not at each letter of the binary.
+ */
+const EXPORT_BLOCK = {
+  regex:
+    /(?<=[A-Za-z0-9_$])\([A-Za-z0-9_$]+,\{((?:[A-Za-z_][A-Za-z0-9_]*:\(\)=>[A-Za-z0-9_$]+,)*[A-Za-z_][A-Za-z0-9_]*:\(\)=>[A-Za-z0-9_$]+)\}\)/,
+  holds: ":()=>",
+};
 /** A typed reader of one variable, as the registry defines each id after its block. */
 const READER =
   /(?<![A-Za-z0-9_$.])([A-Za-z0-9_$]+)=[A-Za-z0-9_$]+\.(?:str|rawStr|bool|triBool|triBoolOr|int|enum|names)\(/g;
@@ -31,11 +37,17 @@ export interface ClaudeCodeVariables {
 }
 
 export async function claudeCodeVariables(): Promise<ClaudeCodeVariables> {
-  const [[blocks = []], [direct = [], indexed = [], beforeTrust = [], privacy = []]] =
-    await Promise.all([
-      scanClaudeCliAt([EXPORT_BLOCK]),
-      scanClaudeCli([DIRECT, INDEXED, nameSet("MCP_TOOL_TIMEOUT"), nameSet("DO_NOT_TRACK")]),
-    ]);
+  // One pass over the binary (some 400 MB) for every pattern.
+  const [blocks = [], ...lists] = await scanClaudeCliAt([
+    EXPORT_BLOCK,
+    DIRECT,
+    INDEXED,
+    nameSet("MCP_TOOL_TIMEOUT"),
+    nameSet("DO_NOT_TRACK"),
+  ]);
+  const [direct = [], indexed = [], beforeTrust = [], privacy = []] = lists.map((matches) => [
+    ...new Set(matches.map((m) => m.text)),
+  ]);
   const read = new Set<string>();
   for (const block of blocks) {
     const entries = [...block.text.matchAll(/([A-Za-z_][A-Za-z0-9_]*):\(\)=>([A-Za-z0-9_$]+)/g)];
