@@ -203,15 +203,15 @@ export class SessionClient {
     if (task) await this.updateTask(task);
   }
 
-  /** AIR's stop of the task of Claude Code's own turn: `interrupt` runs if `taskId` is that task. */
-  stopOwnTurnTask(taskId: string, interrupt: () => boolean): boolean {
-    return this.ownTurnTask.stop(taskId, interrupt);
+  /** Whether `taskId` names AIR's task of the turn Claude Code runs on its own now. */
+  isOwnTurnTask(taskId: string): boolean {
+    return this.ownTurnTask.is(taskId);
   }
 
   /** Claude Code's own turn ended: a v2 client hears the session idle, and why; AIR its task end. */
   async ownTurnEnded(end: TurnEnd): Promise<void> {
     if (!this.closed) await this.client.ownTurnEnded?.(this.sessionId, end);
-    const task = this.ownTurnTask.ended("error" in end ? end.error : undefined);
+    const task = this.ownTurnTask.ended(end);
     if (task) await this.updateTask(task);
   }
 

@@ -242,7 +242,7 @@ export class AgentCore {
    */
   stopOwnTurn(sessionId: string, taskId: string): boolean {
     const session = this.sessions.find(sessionId);
-    return !!session && session.client.stopOwnTurnTask(taskId, () => session.stopOwnTurn());
+    return !!session && session.client.isOwnTurnTask(taskId) && session.stopOwnTurn();
   }
 
   /** `session/cancel`: the session's turn (or trust ask), or the subagent of a child session id. */

@@ -255,7 +255,7 @@ export class Session {
 
   /** Claude Code's own turn stops, while no prompt runs or waits; false when none runs. */
   stopOwnTurn(): boolean {
-    return this.turns.stopOwnTurn();
+    return this.parts.ownTurns.stop();
   }
 
   /** `session/cancel` on one of this session's child sessions: that subagent stops. */

@@ -126,13 +126,12 @@ export const AUTONOMOUS_TURN_PREFIX = "autonomous-turn-";
 /**
  * The task of a turn Claude Code started itself (a background task's result, a wake-up), for
  * a client that reads tasks: shown in AIR's task panel, not its transcript, where the turn's
- * own messages go. `_session/async_task/stop` interrupts the turn while no prompt runs or waits.
+ * own messages go. `_session/async_task/stop` interrupts the turn while no prompt runs or
+ * waits; it then ends `stopped`.
  */
 export class OwnTurnTask {
   /** The running turn's task id. */
   private id: string | undefined;
-  /** The user asked it to stop: its end is `stopped`. */
-  private stopping = false;
 
   constructor(private readonly capabilities: { _meta?: unknown }) {}
 
@@ -140,7 +139,6 @@ export class OwnTurnTask {
   started(): AirTaskUpdate | undefined {
     if (this.id || !readsAsyncTasks(this.capabilities)) return undefined;
     this.id = `${AUTONOMOUS_TURN_PREFIX}${randomUUID()}`;
-    this.stopping = false;
     return {
       sessionUpdate: "async_task_spawned",
       asyncTaskId: this.id,
@@ -152,22 +150,21 @@ export class OwnTurnTask {
     };
   }
 
-  /** Stops the turn (`interrupt`, false when it cannot) if `id` is its task; its end is then `stopped`. */
-  stop(id: string, interrupt: () => boolean): boolean {
-    if (!this.id || id !== this.id || !interrupt()) return false;
-    this.stopping = true;
-    return true;
+  /** Whether `id` names the task of the turn that runs now. */
+  is(id: string): boolean {
+    return this.id !== undefined && id === this.id;
   }
 
-  /** The turn ended (`failure`: how it failed): its task's end, if it was announced. */
-  ended(failure: Error | undefined): AirTaskUpdate | undefined {
+  /** The turn ended, as `end` says (a cancelled one was stopped): its task's end, if announced. */
+  ended(end: { stopReason: string } | { error: Error }): AirTaskUpdate | undefined {
     const { id } = this;
     if (!id) return undefined;
     this.id = undefined;
-    if (this.stopping) return asyncTaskState(id, "stopped");
-    // Claude Code's or a gateway's words: no secret the agent holds is shown.
-    const reason = failure && redact(failure.message);
-    return asyncTaskState(id, failure ? "failed" : "completed", reason);
+    if ("error" in end) {
+      // Claude Code's or a gateway's words: no secret the agent holds is shown.
+      return asyncTaskState(id, "failed", redact(end.error.message));
+    }
+    return asyncTaskState(id, end.stopReason === "cancelled" ? "stopped" : "completed");
   }
 }
 

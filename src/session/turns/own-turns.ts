@@ -22,6 +22,10 @@ export interface OwnTurnHost {
   afterTurn(): void;
   /** Sends an update; a client that went away is logged, not fatal. */
   send(update: () => Promise<void>): Promise<void>;
+  /** A prompt runs or waits. */
+  promptsWait(): boolean;
+  /** Interrupts the live Claude Code process's work; false when there is none. */
+  interrupt(): boolean;
 }
 
 /**
@@ -33,6 +37,8 @@ export interface OwnTurnHost {
 export class OwnTurns {
   /** The client heard that a turn of Claude's own runs, and has not heard its end. */
   private reported = false;
+  /** The user stopped the running turn: it ends cancelled, not failed. */
+  private stopRequested = false;
 
   constructor(private readonly host: OwnTurnHost) {}
 
@@ -51,7 +57,8 @@ export class OwnTurns {
     const { host } = this;
     host.usage.observeResult(result, undefined);
     await host.followModel();
-    const outcome = outcomeOfResult(result, { cancelRequested: false });
+    const outcome = outcomeOfResult(result, { cancelRequested: this.stopRequested });
+    this.stopRequested = false;
     if ("error" in outcome) {
       await host.send(() => host.client.sendNotice(turnFailedNotice(outcome.error.message)));
     }
@@ -62,6 +69,18 @@ export class OwnTurns {
       "error" in outcome ? outcome : { ...outcome, usage: addTurnUsage(undefined, result) },
     );
     host.afterTurn();
+  }
+
+  /**
+   * The user stops the turn Claude Code runs on its own (AIR's task of it): interrupted, it
+   * ends cancelled. Only while no prompt runs or waits, since a prompt's turn may share its
+   * tool calls; false when it is not stopped.
+   */
+  stop(): boolean {
+    const { host } = this;
+    if (!host.activity.ownTurnRunning || host.promptsWait() || !host.interrupt()) return false;
+    this.stopRequested = true;
+    return true;
   }
 
   /** The process ended: nothing of Claude's own runs any more, and a turn it ran failed. */

@@ -93,6 +93,12 @@ export function turnParts(host: TurnsHost) {
     followModel: () => host.followModel(),
     afterTurn: () => host.afterTurn(),
     send: (update) => host.send(update),
+    promptsWait: () => turns.busy,
+    interrupt: () => {
+      const query = host.query();
+      if (query) watchdog.interrupted(query, query.interrupt());
+      return !!query;
+    },
   });
   return { turns, plans, canUseTool, mcp, ownTurns };
 }

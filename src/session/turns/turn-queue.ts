@@ -140,19 +140,6 @@ export class TurnQueue {
     if (this.current) this.cancelTurn(this.current);
   }
 
-  /**
-   * Interrupts the turn Claude Code started itself (a background task's result, a wake-up),
-   * only while no prompt runs or waits (a prompt's turn may share its tool calls). False when
-   * none runs: the turn then ends as any turn of Claude's own.
-   */
-  stopOwnTurn(): boolean {
-    if (this.busy || !this.host.activity.ownTurnRunning) return false;
-    const query = this.host.query();
-    if (!query) return false;
-    this.host.watchdog.interrupted(query, query.interrupt());
-    return true;
-  }
-
   /** Cancels one turn: a queued one never runs, the running one is interrupted. */
   private cancelTurn(turn: Turn): void {
     if (turn !== this.current) return turn.cancel();

@@ -386,6 +386,8 @@ it("AIR's asyncTasks: a command run in the background completes marked so; the t
       return update.asyncTaskId === asyncTaskId ? [update.state ?? update.sessionUpdate] : [];
     }),
   ).toEqual(["async_task_spawned", "stopped"]);
+  // Stopped by the user, the turn did not fail: no notice says it did.
+  expect(JSON.stringify(e2e.transcript.sessionUpdates())).not.toContain("turn_error");
   expect((await e2e.prompt(sessionId, "Next.")).stopReason).toBe("end_turn");
   expect(JSON.stringify(e2e.transcript.sessionUpdates())).toContain("NEXT-REPLY");
   expect(JSON.stringify(e2e.transcript.sessionUpdates())).not.toContain("OWN-FOLLOW-UP");

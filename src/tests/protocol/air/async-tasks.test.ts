@@ -243,7 +243,7 @@ describe("AIR's asyncTasks", () => {
     expect(tasks(zed.seen())).toEqual([]);
   });
 
-  it("_session/async_task/stop on the task of Claude Code's own turn interrupts that turn, which ends stopped; another id stops nothing", async () => {
+  it("_session/async_task/stop on the task of Claude Code's own turn interrupts that turn, which ends stopped, not failed; another id stops nothing", async () => {
     const { agent, query, seen, sessionId } = await commandTurn(AIR_TASKS);
     query.onInterrupt = () => query.emit(ownTurnResult({ subtype: "error_during_execution" }));
     query.emit(...streamedText("own", "Working on my own."));
@@ -262,6 +262,8 @@ describe("AIR's asyncTasks", () => {
       state: "stopped",
     });
     await expect(stop(asyncTaskId)).resolves.toEqual({ stopped: false });
+    // Stopped by the user, the turn did not fail: no notice says it did.
+    expect(JSON.stringify(seen())).not.toContain("turn_error");
   });
 
   it("the own turn's task is not stopped while a prompt waits behind it", async () => {
