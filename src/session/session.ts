@@ -263,10 +263,11 @@ export class Session {
     return this.parts.subagents.stop(childSessionId);
   }
 
-  /** Cancels the running prompt and the ones queued behind it, or the idle compaction running. */
+  /** Cancels the prompts, running or queued; an idle compaction, else Claude Code's own turn. */
   cancel(): void {
     this.turns.cancel();
     if (this.parts.idleCompaction.runs) this.parts.idleCompaction.cancel();
+    else this.parts.ownTurns.stop();
   }
 
   /** Cancels everything and ends the Claude process. Closing twice is harmless. */

@@ -1,6 +1,7 @@
 // The ACP v2 draft in process: a turn Claude Code starts itself (a background task's result,
 // a wake-up) is foreground work like a prompt's turn: `running`, its updates, then `idle`
-// with its stop reason and tokens, in order with the prompts' turns around it.
+// with its stop reason and tokens, in order with the prompts' turns around it; session/cancel
+// with no prompt of the client's stops it.
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { describe, expect, it } from "vitest";
 import { ownTurnResult, result, streamedText } from "../support/fake-claude.js";
@@ -126,6 +127,21 @@ describe("a turn Claude Code starts itself, on v2", () => {
     fresh.emit(result());
     await idle(sessionId, 2);
     expect(states(sessionId).map((s) => s.state)).toEqual(["running", "idle", "running", "idle"]);
+  });
+
+  it("session/cancel while it runs, with no prompt of the client's, interrupts it: idle cancelled, no failure notice", async () => {
+    const { agent, query, sessionId, updates, states, idle } = await v2Session();
+    query.onInterrupt = () => query.emit(ownTurnResult({ subtype: "error_during_execution" }));
+    query.emit(...streamedText("own", "Working on my own."));
+    await settle();
+    await agent.notify(v2.methods.agent.session.cancel, { sessionId });
+    await idle(sessionId);
+    expect(query.interrupts).toBe(1);
+    expect(states(sessionId).map((s) => [s.state, "stopReason" in s ? s.stopReason : ""])).toEqual([
+      ["running", ""],
+      ["idle", "cancelled"],
+    ]);
+    expect(JSON.stringify(updates(sessionId))).not.toContain("turn_error");
   });
 
   it("session/close while it runs reports idle cancelled before the answer, and nothing of it after", async () => {
