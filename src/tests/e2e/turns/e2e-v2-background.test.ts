@@ -1,7 +1,8 @@
 // End-to-end on the ACP v2 draft with the real Claude Code: what Claude Code does between
 // prompts. A background subagent or command ends after the prompt's turn; Claude Code then
-// starts a turn of its own with the result, which a v2 client hears as foreground work.
-import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
+// starts a turn of its own with the result, which a v2 client hears as foreground work, and
+// can stop with session/cancel.
+import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastUserText, toolResults, type RecordedRequest } from "../../../scripted-api/index.js";
 import { startV2E2E, stopAllV2E2E, type V2E2E } from "../../support/e2e/v2.js";
@@ -139,5 +140,42 @@ describe("a turn Claude Code starts itself, on v2 with the real Claude Code", ()
       "text BASH-DONE-v2",
       "idle end_turn",
     ]);
+  });
+
+  it("session/cancel while Claude Code's own turn runs stops it: idle cancelled, what it was writing never shown, and the next prompt is answered", async () => {
+    const route = (request: RecordedRequest) => {
+      const last = lastUserMessage(request);
+      // The next prompt's message may carry what the stopped turn left (its notification too).
+      if (last.includes("Next question.")) return text("NEXT-REPLY");
+      // Claude Code's own turn: its text would come long after the cancel.
+      if (last.includes("task-notification")) return { ...text("OWN-TEXT-v2"), delayMs: 20_000 };
+      if (toolResults(request).length) return text("Started it.");
+      return {
+        content: [
+          {
+            type: "tool_use" as const,
+            name: "Bash",
+            input: { command: "sleep 1", description: "Wait a second", run_in_background: true },
+          },
+        ],
+      };
+    };
+    const e2e = await startV2E2E({
+      scenario: Array.from({ length: 6 }, () => route),
+      permission: { answer: "select", optionId: "allow-once" },
+    });
+    const { sessionId } = await e2e.newSession();
+    expect(await e2e.prompt(sessionId, "Run it in the background.")).toMatchObject({
+      stopReason: "end_turn",
+    });
+    const states = () => story(e2e, sessionId).filter((l) => /^(running|idle)/.test(l));
+    await e2e.until(() => states().length >= 3, 30_000);
+    expect(states().at(-1)).toBe("running");
+    await e2e.client.notify(v2.methods.agent.session.cancel, { sessionId });
+    await e2e.until(() => states().length >= 4, 15_000);
+    expect(states().slice(-2)).toEqual(["running", "idle cancelled"]);
+    expect(await e2e.prompt(sessionId, "Next question.")).toMatchObject({ stopReason: "end_turn" });
+    expect(joined(story(e2e, sessionId)).slice(-2)).toEqual(["text NEXT-REPLY", "idle end_turn"]);
+    expect(JSON.stringify(e2e.notifications)).not.toContain("OWN-TEXT-v2");
   });
 });
