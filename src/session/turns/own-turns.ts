@@ -72,9 +72,9 @@ export class OwnTurns {
   }
 
   /**
-   * The user stops the turn Claude Code runs on its own (AIR's task of it): interrupted, it
-   * ends cancelled. Only while no prompt runs or waits, since a prompt's turn may share its
-   * tool calls; false when it is not stopped.
+   * The user stops the turn Claude Code runs on its own (session/cancel with no prompt, AIR's
+   * stop of its task): interrupted, it ends cancelled. Only while no prompt runs or waits,
+   * since a prompt's turn may share its tool calls; false when it is not stopped.
    */
   stop(): boolean {
     const { host } = this;
@@ -86,6 +86,7 @@ export class OwnTurns {
   /** The process ended: nothing of Claude's own runs any more, and a turn it ran failed. */
   async processEnded(failure: unknown): Promise<void> {
     this.host.activity.reset();
+    this.stopRequested = false;
     const reason = failure instanceof Error ? `: ${failure.message}` : "";
     await this.report({ error: new ClaudeProcessExitedError(`Claude Code exited${reason}.`) });
   }
