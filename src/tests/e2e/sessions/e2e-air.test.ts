@@ -21,18 +21,21 @@ import { AIR_LIST_CHANGES_METHOD } from "../../../acp/air/session-index.js";
 import { afterEach, expect, it } from "vitest";
 import { systemText, toolResults, type RecordedRequest } from "../../../scripted-api/index.js";
 import { AIR, ZED } from "../../support/client-handshakes.js";
-import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { answered } from "../../support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
+// Tests that start the agent alike share it; each still opens its own sessions.
+shareAgents();
 
 it("AIR's initialize is answered with the extension, and a session/load's replay ends with loadReplayEnd, before the answer", async () => {
   const e2e = await startE2E({
     clientCapabilities: AIR.clientCapabilities,
     scenario: [{ content: [{ type: "text", text: "Hello." }] }],
   });
-  const init = answered(e2e, "initialize", "").response.message;
-  expect(init?.result).toMatchObject({ _meta: { jetbrains: { air: { version: 1 } } } });
+  // Asked again: the file's tests share an agent, which one of them may have started.
+  const init = await e2e.initialize(AIR.clientCapabilities);
+  expect(init).toMatchObject({ _meta: { jetbrains: { air: { version: 1 } } } });
   const { sessionId } = await e2e.newSession();
   await e2e.prompt(sessionId, "Hi.");
   await e2e.client.request(methods.agent.session.close, { sessionId });
@@ -153,9 +156,7 @@ it("AIR's list subscription hears a session another agent process makes in the f
   await expect.poll(() => archived(rowOf()), HEARD).toBe(true);
 
   // The other agent's client is Zed: nothing of AIR's reached it, its answers nor its updates.
-  expect(JSON.stringify(answered(other, "initialize", "").response.message)).not.toContain(
-    "jetbrains",
-  );
+  expect(JSON.stringify(await other.initialize(ZED.clientCapabilities))).not.toContain("jetbrains");
   expect(JSON.stringify(other.updates.of(sessionId))).not.toContain("jetbrains");
   await other.client.request(methods.agent.session.close, { sessionId });
   await other.client.request(methods.agent.session.delete, { sessionId });
