@@ -51,8 +51,10 @@ export class SessionClient {
   private readonly toolCalls: ShownToolCalls;
   /** AIR's task of the turn Claude Code runs on its own (air/async-tasks.ts). */
   private readonly ownTurnTask: OwnTurnTask;
-  /** Whether a child session began for a thread: the root session's children know. */
-  hasChild: (thread: string) => boolean = (thread) => this.children?.has(thread) ?? false;
+  /** The client of the root session (this one, or a child's parent): its children and skills. */
+  root: SessionClient = this;
+  /** The skills Claude Code last reported, for a client that shows them (AIR). */
+  skillFiles: SkillFiles | undefined;
 
   constructor(
     /** Where the messages go: the connection, through its protocol's adapter. */
@@ -62,7 +64,10 @@ export class SessionClient {
     /** Set on a child session's client: its sends wait for the child's announcement. */
     private readonly route?: ChildRoute,
   ) {
-    this.toolCalls = new ShownToolCalls(capabilities, (thread) => this.hasChild(thread));
+    this.toolCalls = new ShownToolCalls(capabilities, {
+      hasChild: (thread) => this.root.children?.has(thread) ?? false,
+      skills: () => this.root.skillFiles,
+    });
     this.ownTurnTask = new OwnTurnTask(capabilities);
   }
 
@@ -221,7 +226,7 @@ export class SessionClient {
 
   /** The commands; `skills`: which are skills, and their files, as far as known (AIR shows them). */
   updateAvailableCommands(commands: AvailableCommand[], skills?: SkillFiles): Promise<void> {
-    if (skills) this.toolCalls.skills = skills;
+    if (skills) this.skillFiles = skills;
     const availableCommands = airCommands(commands, skills, this.capabilities);
     return this.update({ sessionUpdate: "available_commands_update", availableCommands });
   }
@@ -334,7 +339,7 @@ export function sessionClient(
       client,
       (childId, route) => {
         const child = new SessionClient(context, childId, capabilities, route);
-        child.hasChild = client.hasChild;
+        child.root = client;
         return child;
       },
       form,

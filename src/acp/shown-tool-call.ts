@@ -39,8 +39,6 @@ export type ToolCallMessage =
 export class ShownToolCalls {
   /** The ExitPlanMode calls shown with their plan file (AIR's `planFile`). */
   private readonly planFiles = new Set<string>();
-  /** The session's skills as Claude Code last reported them (AIR's `skill` key names the file). */
-  skills: SkillFiles | undefined;
   /** AIR's mark of a command that went on in the background. */
   private readonly backgrounded: BackgroundedCommands;
   /** Subagent launches, not shown where a child session shows the work (air/agent-calls.ts). */
@@ -48,18 +46,21 @@ export class ShownToolCalls {
 
   constructor(
     private readonly capabilities: { _meta?: unknown },
-    /** Whether a child session began for a thread (the root session's children know). */
-    hasChild: (thread: string) => boolean,
+    /** What the root session knows: its child sessions, and its skills as Claude Code reports them. */
+    private readonly root: {
+      hasChild(thread: string): boolean;
+      skills(): SkillFiles | undefined;
+    },
   ) {
     this.backgrounded = new BackgroundedCommands(capabilities);
     const hides = childSessionsForm(capabilities) === "air";
-    this.launches = new HiddenAgentCalls(hides, hasChild);
+    this.launches = new HiddenAgentCalls(hides, (thread) => root.hasChild(thread));
   }
 
   /** A tool call or update; `first`: its announcement. */
   shown<T extends ToolCallUpdate>(fields: T, first = false): T {
     const shown = this.backgrounded.mark(
-      airToolCall(shownToolCall(fields), this.capabilities, first, this.skills),
+      airToolCall(shownToolCall(fields), this.capabilities, first, this.root.skills()),
     );
     if (planFileShown(shown, this.capabilities)) this.planFiles.add(shown.toolCallId);
     return shown;

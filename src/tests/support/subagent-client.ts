@@ -54,9 +54,11 @@ export async function subagentClient(
     open?: { sessionId: string; method: "load" | "resume" };
     /** What the client declares instead (JetBrains AIR's handshake...). */
     clientCapabilities?: Record<string, unknown>;
+    /** What the fake Claude Code reports (its commands, its skills). */
+    claude?: Parameters<typeof fakeClaude>[0];
   } = {},
 ) {
-  const claude = fakeClaude();
+  const claude = fakeClaude(options.claude);
   const events: SeenEvent[] = [];
   // A client of another draft (JetBrains AIR's) reads updates the unstable schema does not
   // name, which the SDK's client refuses: its updates are seen on the wire, as they come.

@@ -19,9 +19,11 @@ import { settle } from "../../support/settle.js";
 import type { SeenEvent } from "../../support/subagent-client.js";
 import {
   AGENT_CALL,
+  LAUNCH,
   subagentRuns as runs,
   sendMessageAgain,
   taskNotification,
+  taskStarted,
 } from "../../support/subagent-script.js";
 
 const AIR_SUBAGENTS = {
@@ -195,6 +197,40 @@ describe("AIR's child sessions show the work, not the Agent call that launched i
     expect(order).toContainEqual(["permission", undefined]);
     expect(order.at(-1)).toEqual(["tool_call_update", "failed"]);
     expect(launchShown(events, sessionId).length).toBeGreaterThan(1);
+  });
+});
+
+describe("AIR's skill key in a child session", () => {
+  it("a Skill call a subagent makes, shown in its child session, names the skill's file", async () => {
+    const skill = "/project/.claude/skills/greet/SKILL.md";
+    const { agent, query, sessionId, events } = await subagentClient({
+      clientCapabilities: AIR_SUBAGENTS,
+      claude: {
+        commands: [{ name: "greet", description: "Greets", argumentHint: "" }],
+        skillFiles: [{ name: "greet", path: skill }],
+      },
+    });
+    await expect.poll(() => JSON.stringify(events)).toContain("skillPath");
+    const response = agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: "text", text: "Explore" }],
+    });
+    await query.waitForSent(1);
+    query.emit(toolUse(AGENT_CALL, "Agent", LAUNCH), taskStarted(false));
+    query.emit(toolUse("toolu_skill", "Skill", { skill: "greet" }, AGENT_CALL));
+    query.emit(
+      toolResult("toolu_skill", "Loaded.", { parent: AGENT_CALL }),
+      toolResult(AGENT_CALL, "Greeted."),
+      result(),
+    );
+    await response;
+    const call = seen(events).find(
+      (s) => s.update.sessionUpdate === "tool_call" && s.update.toolCallId === "toolu_skill",
+    )!;
+    expect(call.sessionId).not.toBe(sessionId);
+    expect(call.update._meta).toMatchObject({
+      jetbrains: { air: { skill: { name: "greet", path: skill } } },
+    });
   });
 });
 
