@@ -4,7 +4,12 @@
 // can stop with session/cancel.
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { afterEach, describe, expect, it } from "vitest";
-import { lastUserText, toolResults, type RecordedRequest } from "../../../scripted-api/index.js";
+import {
+  lastUserText,
+  toolResults,
+  type RecordedRequest,
+  type ScriptTurn,
+} from "../../../scripted-api/index.js";
 import { startV2E2E, stopAllV2E2E, type V2E2E } from "../../support/e2e/v2.js";
 
 afterEach(stopAllV2E2E);
@@ -41,6 +46,39 @@ function joined(lines: string[]): string[] {
     else out.push(line);
     return out;
   }, []);
+}
+
+/**
+ * A v2 session whose first prompt runs `command` in the background (allowed) and ends;
+ * `later` answers the requests after it (Claude Code's own turn, a next prompt) where it returns
+ * a turn.
+ */
+async function backgroundCommand(
+  command: string,
+  later: (request: RecordedRequest) => ScriptTurn | undefined,
+): Promise<{ e2e: V2E2E; sessionId: string }> {
+  const route = (request: RecordedRequest): ScriptTurn =>
+    later(request) ??
+    (toolResults(request).length
+      ? text("Started it.")
+      : {
+          content: [
+            {
+              type: "tool_use" as const,
+              name: "Bash",
+              input: { command, description: "Wait a second", run_in_background: true },
+            },
+          ],
+        });
+  const e2e = await startV2E2E({
+    scenario: Array.from({ length: 6 }, () => route),
+    permission: { answer: "select", optionId: "allow-once" },
+  });
+  const { sessionId } = await e2e.newSession();
+  expect(await e2e.prompt(sessionId, "Run it in the background.")).toMatchObject({
+    stopReason: "end_turn",
+  });
+  return { e2e, sessionId };
 }
 
 describe("a turn Claude Code starts itself, on v2 with the real Claude Code", () => {
@@ -105,32 +143,9 @@ describe("a turn Claude Code starts itself, on v2 with the real Claude Code", ()
   });
 
   it("a background command's completion: Claude Code's own turn with it is running, then idle", async () => {
-    const route = (request: RecordedRequest) => {
-      if (lastUserMessage(request).includes("task-notification")) return text("BASH-DONE-v2");
-      if (toolResults(request).length) return text("Started it.");
-      return {
-        content: [
-          {
-            type: "tool_use" as const,
-            name: "Bash",
-            input: {
-              command: "sleep 1 && echo done",
-              description: "Wait a second",
-              run_in_background: true,
-            },
-          },
-        ],
-      };
-    };
-    const e2e = await startV2E2E({
-      scenario: Array.from({ length: 6 }, () => route),
-      permission: { answer: "select", optionId: "allow-once" },
-    });
-    const { sessionId } = await e2e.newSession();
-
-    expect(await e2e.prompt(sessionId, "Run it in the background.")).toMatchObject({
-      stopReason: "end_turn",
-    });
+    const { e2e, sessionId } = await backgroundCommand("sleep 1 && echo done", (request) =>
+      lastUserMessage(request).includes("task-notification") ? text("BASH-DONE-v2") : undefined,
+    );
     await e2e.until(
       () => story(e2e, sessionId).filter((line) => line.startsWith("idle")).length >= 2,
       30_000,
@@ -143,30 +158,13 @@ describe("a turn Claude Code starts itself, on v2 with the real Claude Code", ()
   });
 
   it("session/cancel while Claude Code's own turn runs stops it: idle cancelled, what it was writing never shown, and the next prompt is answered", async () => {
-    const route = (request: RecordedRequest) => {
+    const { e2e, sessionId } = await backgroundCommand("sleep 1", (request) => {
       const last = lastUserMessage(request);
       // The next prompt's message may carry what the stopped turn left (its notification too).
       if (last.includes("Next question.")) return text("NEXT-REPLY");
       // Claude Code's own turn: its text would come long after the cancel.
       if (last.includes("task-notification")) return { ...text("OWN-TEXT-v2"), delayMs: 20_000 };
-      if (toolResults(request).length) return text("Started it.");
-      return {
-        content: [
-          {
-            type: "tool_use" as const,
-            name: "Bash",
-            input: { command: "sleep 1", description: "Wait a second", run_in_background: true },
-          },
-        ],
-      };
-    };
-    const e2e = await startV2E2E({
-      scenario: Array.from({ length: 6 }, () => route),
-      permission: { answer: "select", optionId: "allow-once" },
-    });
-    const { sessionId } = await e2e.newSession();
-    expect(await e2e.prompt(sessionId, "Run it in the background.")).toMatchObject({
-      stopReason: "end_turn",
+      return undefined;
     });
     const states = () => story(e2e, sessionId).filter((l) => /^(running|idle)/.test(l));
     await e2e.until(() => states().length >= 3, 30_000);
