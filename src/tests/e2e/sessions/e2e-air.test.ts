@@ -21,19 +21,16 @@ import { AIR_LIST_CHANGES_METHOD } from "../../../acp/air/session-index.js";
 import { afterEach, expect, it } from "vitest";
 import { systemText, toolResults, type RecordedRequest } from "../../../scripted-api/index.js";
 import { AIR, ZED } from "../../support/client-handshakes.js";
-import { shareAgents, startE2E, stopAllE2E } from "../../support/e2e/index.js";
+import { startE2E, stopAllE2E } from "../../support/e2e/index.js";
 import { answered } from "../../support/e2e-sessions/index.js";
 
 afterEach(stopAllE2E);
-// Tests that start the agent alike share it; each still opens its own sessions.
-shareAgents();
 
 it("AIR's initialize is answered with the extension, and a session/load's replay ends with loadReplayEnd, before the answer", async () => {
   const e2e = await startE2E({
     clientCapabilities: AIR.clientCapabilities,
     scenario: [{ content: [{ type: "text", text: "Hello." }] }],
   });
-  // Asked again: the file's tests share an agent, which one of them may have started.
   const init = await e2e.initialize(AIR.clientCapabilities);
   expect(init).toMatchObject({ _meta: { jetbrains: { air: { version: 1 } } } });
   const { sessionId } = await e2e.newSession();
