@@ -3,8 +3,7 @@
 // session_info_update answers it after the turn, before the prompt's answer: the files Claude
 // Code's checkpoints say changed since the turn's prompt, inside the session's folders, or why
 // there are none. Any other request, client or repeated id gets no report.
-import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   methods,
@@ -12,11 +11,11 @@ import {
   type PromptResponse,
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FilesRewound } from "../../../claude/query.js";
 import { ACPX, AIR, ZED } from "../../support/client-handshakes.js";
-import { assistant, fakeClaude, result } from "../../support/fake-claude.js";
-import { connectInProcess } from "../../support/in-process.js";
+import { assistant, result } from "../../support/fake-claude.js";
+import { handshakeSession } from "../../support/handshake-session.js";
 
 const AIR_REPORTS: InitializeRequest = {
   ...AIR,
@@ -25,12 +24,6 @@ const AIR_REPORTS: InitializeRequest = {
     _meta: { jetbrains: { air: { version: 1, capabilities: ["agentFileChangeReport"] } } },
   },
 };
-
-let cleanup: Array<() => void> = [];
-afterEach(() => {
-  cleanup.forEach((fn) => fn());
-  cleanup = [];
-});
 
 const asking = (requestId: unknown, extra: Record<string, unknown> = {}) => ({
   jetbrains: { air: { agentFileChangeReportRequest: { version: 1, requestId, ...extra } } },
@@ -41,15 +34,8 @@ async function connect(
   handshake: InitializeRequest,
   checkpoints: (id: string, dryRun: boolean) => Promise<FilesRewound>,
 ) {
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), "acp-air-files-")));
-  const claude = fakeClaude();
-  const harness = await connectInProcess({
-    startQuery: claude.startQuery,
-    clientCapabilities: handshake.clientCapabilities ?? {},
-  });
-  cleanup.push(() => harness.close());
-  const sessionId = await harness.newSession(cwd);
-  const query = claude.started.at(-1)!;
+  const harness = await handshakeSession(handshake);
+  const { sessionId, query } = harness;
   const asked: Array<[string, boolean]> = [];
   query.rewindFiles = (id, dryRun) => {
     asked.push([id, dryRun]);
@@ -72,7 +58,7 @@ async function connect(
     end();
     return answer;
   };
-  return { ...harness, cwd, sessionId, query, asked, prompt };
+  return { ...harness, asked, prompt };
 }
 
 /** The reports the client got, each with its place among the updates. */

@@ -2,39 +2,23 @@
 // Claude Code's own goal (its `/goal` command), joining a running turn or running as a turn of its
 // own, and AIR hears the goal in a session_info_update, first as asked, then as Claude Code
 // reports it (its iterations, its clearing). Any other client gets none of it.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   methods,
   type InitializeRequest,
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { initializeResponse } from "../../../acp/capabilities.js";
 import { AIR, ZED } from "../../support/client-handshakes.js";
-import { fakeClaude, result, sdkMessage } from "../../support/fake-claude.js";
-import { connectInProcess } from "../../support/in-process.js";
-
-let cleanup: Array<() => void> = [];
-afterEach(() => {
-  cleanup.forEach((fn) => fn());
-  cleanup = [];
-});
+import { result, sdkMessage } from "../../support/fake-claude.js";
+import { handshakeSession } from "../../support/handshake-session.js";
 
 async function connect(handshake: InitializeRequest = AIR) {
-  const cwd = mkdtempSync(join(tmpdir(), "acp-air-goal-"));
-  const claude = fakeClaude();
-  const harness = await connectInProcess({
-    startQuery: claude.startQuery,
-    clientCapabilities: handshake.clientCapabilities ?? {},
-  });
-  cleanup.push(() => harness.close());
-  const sessionId = await harness.newSession(cwd);
-  const query = claude.started.at(-1)!;
+  const session = await handshakeSession(handshake);
+  const { agent, sessionId } = session;
   const goal = (params: Record<string, unknown>) =>
-    harness.agent.request<Record<string, never>>("_session/goal", { sessionId, ...params });
-  return { ...harness, sessionId, query, goal };
+    agent.request<Record<string, never>>("_session/goal", { sessionId, ...params });
+  return { ...session, goal };
 }
 
 /** The goals AIR was told, in order. */

@@ -13,8 +13,9 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { ACPX, AIR, ZED } from "../../support/client-handshakes.js";
-import { fakeClaude, result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
-import { connectInProcess, type PermissionHandler } from "../../support/in-process.js";
+import { result, sdkMessage, toolResult, toolUse } from "../../support/fake-claude.js";
+import type { PermissionHandler } from "../../support/in-process.js";
+import { handshakeSession } from "../../support/handshake-session.js";
 
 const AIR_PLAN_FILE: InitializeRequest = {
   ...AIR,
@@ -39,16 +40,8 @@ const allowOnce: PermissionHandler = (request) => ({
 
 /** A prompt running on a client of this handshake. */
 async function turn(handshake: InitializeRequest, onPermission: PermissionHandler = allowOnce) {
-  const cwd = mkdtempSync(join(tmpdir(), "acp-air-tools-"));
-  const claude = fakeClaude();
-  const harness = await connectInProcess({
-    startQuery: claude.startQuery,
-    clientCapabilities: handshake.clientCapabilities ?? {},
-    onPermission,
-  });
-  cleanup.push(() => harness.close());
-  const sessionId = await harness.newSession(cwd);
-  const query = claude.started.at(-1)!;
+  const harness = await handshakeSession(handshake, { onPermission });
+  const { sessionId, query } = harness;
   const prompt = harness.agent.request(methods.agent.session.prompt, {
     sessionId,
     prompt: [{ type: "text", text: "Go." }],
@@ -58,7 +51,7 @@ async function turn(handshake: InitializeRequest, onPermission: PermissionHandle
     query.emit(result());
     await prompt;
   };
-  return { ...harness, cwd, query, end };
+  return { ...harness, end };
 }
 
 /** The tool calls and their updates the client saw. */
